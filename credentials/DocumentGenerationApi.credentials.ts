@@ -1,0 +1,61 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class DocumentGenerationApi implements ICredentialType {
+	name = 'documentGenerationApi';
+
+	displayName = 'Document Generation (PDFMonkey) API';
+
+	icon: Icon = {
+		light: 'file:../icons/documentGeneration.svg',
+		dark: 'file:../icons/documentGeneration.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-document-generation/n8n-nodes-document-generation#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The secret API key of your account, from the API key page of the dashboard (My Account → API Secret Key)',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.pdfmonkey.io',
+			required: true,
+			placeholder: 'https://api.pdfmonkey.io',
+			description:
+				'Root of the API host, without /api/v1. Change it only to point at a local sandbox or a proxy.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/, "")}}',
+			url: '/api/v1/current_user',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './actions/account/Account.resource';
+import * as document from './actions/document/Document.resource';
+import { router } from './actions/router';
+import { listSearch, loadOptions } from './methods';
+
+export class DocumentGeneration implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Generation (PDFMonkey)',
+		name: 'documentGeneration',
+		icon: { light: 'file:../../icons/documentGeneration.svg', dark: 'file:../../icons/documentGeneration.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Generate PDF documents from templates and JSON data, wait for them and download the files',
+		defaults: { name: 'Document Generation' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentGenerationApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Document', value: 'document' },
+				],
+				default: 'document',
+			},
+			...document.description,
+			...account.description,
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

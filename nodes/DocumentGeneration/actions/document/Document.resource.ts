@@ -1,0 +1,65 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as del from './delete.operation';
+import * as download from './download.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as update from './update.operation';
+
+export { create, del as delete, download, get, getAll, update };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['document'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a document from a template and JSON data, and generate its PDF',
+				action: 'Create a document',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a document',
+				action: 'Delete a document',
+			},
+			{
+				name: 'Download',
+				value: 'download',
+				description: 'Download the generated file of a document',
+				action: 'Download a document file',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a document by ID',
+				action: 'Get a document',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List documents, newest first, with filters',
+				action: 'Get many documents',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change a document, or generate it again',
+				action: 'Update a document',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...get.description,
+	...getAll.description,
+	...update.description,
+	...del.description,
+	...download.description,
+];

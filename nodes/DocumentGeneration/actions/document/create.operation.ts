@@ -1,0 +1,123 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
+import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
+import { createDocument } from '../../../shared/transport/documents';
+import { readGenerationOptions, runGenerations } from './generate';
+
+export const properties: INodeProperties[] = [
+	{ ...templateIdLocator },
+	{
+		displayName: 'Payload (JSON)',
+		name: 'payload',
+		type: 'json',
+		default: '{}',
+		description:
+			'The data the template shows, as one JSON object (never a list). Drag fields from the input panel into it, or build it with an expression.',
+		hint: 'One JSON object, e.g. {"customer": "Ada", "total": 42}',
+	},
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Pending (Generate Now)', value: 'pending', description: 'Store the document and generate the file at once' },
+			{ name: 'Draft', value: 'draft', description: 'Store the document without generating it' },
+		],
+		default: 'pending',
+		description: 'Whether to generate the file now or keep the document as a draft',
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the file is generated (success or failure) before going on. Many items are waited for together.',
+		displayOptions: { show: { status: ['pending'] } },
+	},
+	{
+		displayName: 'Download File',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to put the generated file (PDF or image) into the output as binary data',
+		displayOptions: { show: { status: ['pending'], waitForCompletion: [true] } },
+	},
+	binaryPropertyName({ status: ['pending'], waitForCompletion: [true], download: [true] }),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'filename',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. invoice-2026-001.pdf',
+				description: 'Name of the generated file (stored as meta._filename)',
+			},
+			{
+				displayName: 'Meta (JSON)',
+				name: 'meta',
+				type: 'json',
+				default: '{}',
+				description:
+					'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Wait Timeout (Seconds)',
+				name: 'waitTimeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 300,
+				description: 'How long to wait for the generation before the item fails',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['create'] } }, properties);
+
+/** Meta from the meta field plus the file name, as one object (or undefined when empty). */
+export function buildMeta(metaValue: unknown, filename: unknown): IDataObject | undefined {
+	const meta = parseJsonObject(metaValue, 'meta') ?? {};
+	if (typeof filename === 'string' && filename.trim() !== '') meta._filename = filename.trim();
+	return Object.keys(meta).length ? meta : undefined;
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await runGenerations(this, items, (i) => {
+		const templateId = parseId(this.getNodeParameter('templateId', i, undefined, { extractValue: true }), 'template');
+		const payload = parseJsonObject(this.getNodeParameter('payload', i, '{}'), 'payload');
+		const status = this.getNodeParameter('status', i, 'pending') as string;
+		if (status !== 'pending' && status !== 'draft') {
+			throw new InputError(`The status "${status}" is not allowed`, 'Choose "Pending" to generate now or "Draft" to store only');
+		}
+		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
+		const meta = buildMeta(additional.meta, additional.filename);
+		const generation = status === 'pending' ? readGenerationOptions(this, i) : { wait: false, download: false, binaryPropertyName: 'data', timeoutSeconds: 300 };
+		const fields: IDataObject = { document_template_id: templateId, status };
+		if (payload) fields.payload = payload;
+		if (meta) fields.meta = meta;
+		return {
+			send: async () => await createDocument(this, fields, { itemIndex: i }),
+			generates: status === 'pending',
+			templateId,
+			...generation,
+		};
+	});
+}

@@ -1,0 +1,30 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
+import { normalizeDocument } from '../../../shared/helpers/document';
+import { forEachItem } from '../../../shared/helpers/items';
+import { InputError, parseId } from '../../../shared/helpers/parse';
+import { downloadToBinary } from '../../../shared/generation';
+import { getDocumentCard } from '../../../shared/transport/documents';
+
+export const properties: INodeProperties[] = [
+	{ ...documentIdLocator, description: 'The generated document whose file to download' },
+	binaryPropertyName({}),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (i) => {
+		const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+		const field = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim();
+		if (field === '') {
+			throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
+		}
+		// A fresh card right before the download: its download_url is new.
+		const card = await getDocumentCard(this, id, { itemIndex: i });
+		const binary = await downloadToBinary(this, card, i);
+		return [{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } }];
+	});
+}

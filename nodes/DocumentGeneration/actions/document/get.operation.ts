@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { documentIdLocator } from '../../../shared/descriptions';
+import { normalizeDocument } from '../../../shared/helpers/document';
+import { forEachItem, paired } from '../../../shared/helpers/items';
+import { parseId } from '../../../shared/helpers/parse';
+import { getDocument, getDocumentCard } from '../../../shared/transport/documents';
+
+export const properties: INodeProperties[] = [
+	{ ...documentIdLocator },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Payload',
+				name: 'includePayload',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to fetch the full document, with its payload, checksum, generation logs and preview URL. Off, the lighter document card is returned.',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (i) => {
+		const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const document = options.includePayload
+			? await getDocument(this, id, { itemIndex: i })
+			: await getDocumentCard(this, id, { itemIndex: i });
+		return paired(normalizeDocument(document), i);
+	});
+}

@@ -1,0 +1,102 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { templateIdsFilter, workspaceIdFilter } from '../../../shared/descriptions';
+import { normalizeDocument } from '../../../shared/helpers/document';
+import { forEachItem, paired } from '../../../shared/helpers/items';
+import { InputError, parseId, parseIdList, parsePositiveInteger, toUnixSeconds } from '../../../shared/helpers/parse';
+import type { ListFilters } from '../../../shared/transport/documents';
+import { listDocumentCards } from '../../../shared/transport/documents';
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Draft', value: 'draft' },
+					{ name: 'Failure', value: 'failure' },
+					{ name: 'Success', value: 'success' },
+				],
+				default: 'success',
+				description: 'Only documents with this status',
+			},
+			{ ...templateIdsFilter },
+			{
+				displayName: 'Updated Since',
+				name: 'updatedSince',
+				type: 'dateTime',
+				default: '',
+				description: 'Only documents changed after this date and time (to the second)',
+			},
+			{ ...workspaceIdFilter },
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['getAll'] } }, properties);
+
+/** The list filters of one item, checked. */
+export function readFilters(raw: IDataObject): ListFilters {
+	const filters: ListFilters = {};
+	const templateIds = parseIdList(raw.templateIds, 'template filter');
+	if (templateIds.length) filters.templateIds = templateIds;
+	if (raw.status !== undefined && raw.status !== '') {
+		if (!['success', 'failure', 'draft'].includes(String(raw.status))) {
+			throw new InputError(`The status filter "${String(raw.status)}" is not one the list accepts`, 'Use success, failure or draft');
+		}
+		filters.status = String(raw.status);
+	}
+	if (raw.workspaceId !== undefined && raw.workspaceId !== '') filters.workspaceId = parseId(raw.workspaceId, 'workspace ID');
+	if (raw.updatedSince !== undefined && raw.updatedSince !== '' && raw.updatedSince !== null) {
+		filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
+	}
+	return filters;
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (i) => {
+		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		const limit = returnAll
+			? Infinity
+			: parsePositiveInteger(this.getNodeParameter('limit', i, 50), 'limit', 'Set Limit to 1 or more, or turn on Return All');
+		const filters = readFilters(this.getNodeParameter('filters', i, {}) as IDataObject);
+
+		const seen = new Set<string>();
+		const documents: IDataObject[] = [];
+		for (let page: number | null = 1; page !== null && documents.length < limit; ) {
+			const answer = await listDocumentCards(this, filters, page, { itemIndex: i });
+			for (const card of answer.cards) {
+				// Paging by number can repeat a card when the list shifts between pages.
+				if (seen.has(String(card.id)) || documents.length >= limit) continue;
+				seen.add(String(card.id));
+				documents.push(normalizeDocument(card));
+			}
+			page = answer.nextPage;
+		}
+		return paired(documents, i);
+	});
+}

@@ -1,0 +1,137 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { binaryPropertyName, documentIdLocator, templateIdLocator } from '../../../shared/descriptions';
+import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
+import { updateDocument } from '../../../shared/transport/documents';
+import { buildMeta } from './create.operation';
+import { readGenerationOptions, runGenerations } from './generate';
+
+export const properties: INodeProperties[] = [
+	{ ...documentIdLocator },
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Only the fields added here are sent; everything else stays as it is',
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'filename',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. invoice-2026-001.pdf',
+				description: 'Name of the generated file (stored as meta._filename, merged into Meta when both are given)',
+			},
+			{
+				displayName: 'Meta (JSON)',
+				name: 'meta',
+				type: 'json',
+				default: '{}',
+				description: 'Replaces the meta data of the document: one JSON object, e.g. {"order_id": "A-1001"}',
+			},
+			{
+				displayName: 'Payload (JSON)',
+				name: 'payload',
+				type: 'json',
+				default: '{}',
+				description: 'Replaces the data of the document: one JSON object (never a list)',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Pending (Generate Now)', value: 'pending', description: 'Generate the file (again) now' },
+					{ name: 'Draft', value: 'draft', description: 'Keep it as a draft' },
+				],
+				default: 'pending',
+				description: 'Set to Pending to (re)generate the file',
+			},
+			{
+				...templateIdLocator,
+				required: false,
+				description: 'Use another template for this document',
+			},
+		],
+	},
+	{
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the file is generated when the update sets the status to Pending. Many items are waited for together.',
+	},
+	{
+		displayName: 'Download File',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to put the regenerated file into the output as binary data (when the update sets status Pending)',
+		displayOptions: { show: { waitForCompletion: [true] } },
+	},
+	binaryPropertyName({ waitForCompletion: [true], download: [true] }),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Wait Timeout (Seconds)',
+				name: 'waitTimeout',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 300,
+				description: 'How long to wait for the generation before the item fails',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await runGenerations(this, items, (i) => {
+		const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+		const update = this.getNodeParameter('updateFields', i, {}) as IDataObject;
+		const fields: IDataObject = {};
+		if (update.templateId !== undefined && update.templateId !== '') {
+			const locator = update.templateId as IDataObject | string;
+			const value = typeof locator === 'object' && locator !== null ? locator.value : locator;
+			if (value !== '' && value !== undefined) fields.document_template_id = parseId(value, 'template');
+		}
+		if ('payload' in update) {
+			const payload = parseJsonObject(update.payload, 'payload');
+			if (payload) fields.payload = payload;
+		}
+		if ('meta' in update || 'filename' in update) {
+			const meta = buildMeta(update.meta, update.filename);
+			if (meta) fields.meta = meta;
+		}
+		if ('status' in update) {
+			if (update.status !== 'pending' && update.status !== 'draft') {
+				throw new InputError(`The status "${String(update.status)}" is not allowed`, 'Choose "Pending" to generate or "Draft"');
+			}
+			fields.status = update.status;
+		}
+		if (Object.keys(fields).length === 0) {
+			throw new InputError(
+				'There is nothing to update',
+				'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template)',
+			);
+		}
+		const generates = fields.status === 'pending';
+		const generation = readGenerationOptions(this, i);
+		return {
+			send: async () => await updateDocument(this, id, fields, { itemIndex: i }),
+			generates,
+			templateId: fields.document_template_id as string | undefined,
+			...generation,
+		};
+	});
+}

@@ -1,0 +1,67 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { templateIdsFilter, workspaceIdFilter } from '../shared/descriptions';
+import { listSearch, loadOptions } from '../DocumentGeneration/methods';
+import { poll } from './poll';
+
+export class DocumentGenerationTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Generation (PDFMonkey) Trigger',
+		name: 'documentGenerationTrigger',
+		icon: { light: 'file:../../icons/documentGeneration.svg', dark: 'file:../../icons/documentGeneration.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "On " + ($parameter["events"] || []).join(", ") }}',
+		description: 'Starts the workflow when documents finish generating (success or failure)',
+		defaults: { name: 'Document Generation Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentGenerationApi', required: true }],
+		properties: [
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{ name: 'Generation Failed', value: 'failure', description: 'A document could not be generated' },
+					{ name: 'Generation Succeeded', value: 'success', description: 'A document’s file is ready' },
+				],
+				default: ['success'],
+				description: 'Which finished states start the workflow. A document generated again fires again.',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [{ ...templateIdsFilter }, { ...workspaceIdFilter }],
+			},
+			{
+				displayName: 'Download File',
+				name: 'download',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to attach the generated file as binary data (successful documents only)',
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				required: true,
+				hint: 'The name of the output binary field to put the file in',
+				displayOptions: { show: { download: [true] } },
+			},
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await poll.call(this);
+	}
+}

@@ -1,0 +1,88 @@
+/** Parameter descriptions used by both nodes or by several operations. */
+import type { INodeProperties } from 'n8n-workflow';
+
+const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
+
+export const documentIdLocator: INodeProperties = {
+	displayName: 'Document',
+	name: 'documentId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The document to use: pick a recent one, or give its ID (a UUID)',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a document…',
+			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+			validation: [
+				{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid document ID (a UUID)' } },
+			],
+		},
+	],
+};
+
+export const templateIdLocator: INodeProperties = {
+	displayName: 'Template',
+	name: 'templateId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The template to generate the document from: pick it by name, or give its ID (a UUID)',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a template…',
+			typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+			validation: [
+				{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid template ID (a UUID)' } },
+			],
+		},
+	],
+};
+
+export const templateIdsFilter: INodeProperties = {
+	displayName: 'Template Names or IDs',
+	name: 'templateIds',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getTemplates', loadOptionsDependsOn: ['filters.workspaceId'] },
+	default: [],
+	description:
+		'Only documents of these templates (an expression may give an array or a comma-separated list of UUIDs). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const workspaceIdFilter: INodeProperties = {
+	displayName: 'Workspace Name or ID',
+	name: 'workspaceId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getWorkspaces' },
+	default: '',
+	description:
+		'Only documents of this workspace. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export const binaryPropertyName = (show: Record<string, Array<string | boolean>>): INodeProperties => ({
+	displayName: 'Put Output File in Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the output binary field to put the file in',
+	displayOptions: { show },
+});

@@ -1,0 +1,180 @@
+/**
+ * Pure input parsing and validation. Nothing here touches n8n or the network, so unit tests
+ * reach it directly; the operations turn an `InputError` into a NodeOperationError that names
+ * the item, before any request is sent.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** A refusal of user input: `message` says what is wrong, `hint` how to fix it. */
+export class InputError extends Error {
+	constructor(
+		message: string,
+		readonly hint: string,
+	) {
+		super(message);
+		this.name = 'InputError';
+	}
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+	return typeof value === 'string' && UUID.test(value);
+}
+
+function describe(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'an array';
+	if (typeof value === 'string') return value.trim() === '' ? 'an empty text' : 'a text';
+	return `a ${typeof value}`;
+}
+
+/** Short, safe preview of a user value for error messages. */
+export function preview(value: unknown, max = 40): string {
+	let text: string;
+	try {
+		text = typeof value === 'string' ? value : JSON.stringify(value);
+	} catch {
+		text = String(value);
+	}
+	if (text === undefined) text = String(value);
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A UUID from a parameter that may be a plain string or a resource locator value
+ * (`{ __rl: true, mode, value }`). A full URL or path ending in the id is accepted too.
+ */
+export function parseId(value: unknown, label: string): string {
+	let raw = value;
+	if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'value' in (raw as IDataObject)) {
+		raw = (raw as IDataObject).value;
+	}
+	if (typeof raw !== 'string' || raw.trim() === '') {
+		throw new InputError(
+			`The ${label} is empty`,
+			`Enter the ${label} (a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d), or pick one from the list`,
+		);
+	}
+	const text = raw.trim();
+	const match = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(text);
+	const id = match && (match.index === 0 || /[/=]$/.test(text.slice(0, match.index))) ? match[0] : text;
+	if (!isUuid(id)) {
+		throw new InputError(
+			`The ${label} "${preview(text)}" is not a valid ID`,
+			`An ID is a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d; copy it from the dashboard or pick it from the list`,
+		);
+	}
+	return id.toLowerCase();
+}
+
+/**
+ * One JSON object, given as an object or as a string of JSON. Arrays, scalars, and text that
+ * is not JSON are refused: the service needs a single object for payload and meta.
+ * An empty value gives `undefined` (the field is not sent).
+ */
+export function parseJsonObject(value: unknown, label: string): IDataObject | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		const text = value.trim();
+		if (text === '') return undefined;
+		const result = tryParseJson(text);
+		if ('problem' in result) {
+			throw new InputError(
+				`The ${label} is not valid JSON (${result.problem})`,
+				`Give the ${label} as one JSON object, e.g. {"customer": "Ada", "total": 42}`,
+			);
+		}
+		parsed = result.value;
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw new InputError(
+			`The ${label} must be one JSON object, but it is ${describe(parsed)}`,
+			Array.isArray(parsed)
+				? `Wrap the list in an object, e.g. {"items": [...]}, or split it into one item per document`
+				: `Give the ${label} as one JSON object, e.g. {"customer": "Ada", "total": 42}`,
+		);
+	}
+	return parsed as IDataObject;
+}
+
+/** A list of UUIDs from an array or a comma/space/newline separated string. */
+export function parseIdList(value: unknown, label: string): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const parts: unknown[] = Array.isArray(value)
+		? value.flatMap((v) => (typeof v === 'string' ? v.split(/[\s,;]+/) : [v]))
+		: typeof value === 'string'
+			? value.split(/[\s,;]+/)
+			: [value];
+	const ids: string[] = [];
+	for (const part of parts) {
+		if (part === '' || part === undefined || part === null) continue;
+		const candidate =
+			part && typeof part === 'object' && 'value' in (part as IDataObject) ? (part as IDataObject).value : part;
+		if (!isUuid(candidate)) {
+			throw new InputError(
+				`The ${label} contains "${preview(candidate)}", which is not a valid ID`,
+				`List template IDs (UUIDs) separated by commas, or pick them from the list`,
+			);
+		}
+		const id = candidate.toLowerCase();
+		if (!ids.includes(id)) ids.push(id);
+	}
+	return ids;
+}
+
+/** A date/time (ISO text, a Luxon DateTime, a Date or epoch milliseconds) as unix seconds. */
+export function toUnixSeconds(value: unknown, label: string): number {
+	let ms: number | undefined;
+	if (value instanceof Date) ms = value.getTime();
+	else if (typeof value === 'number') ms = value;
+	else if (typeof value === 'string' && value.trim() !== '') {
+		const text = value.trim();
+		ms = /^\d{9,11}$/.test(text) ? Number(text) * 1000 : Date.parse(text);
+	} else if (value && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+		ms = (value as { toMillis: () => number }).toMillis();
+	} else if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+		ms = Date.parse(String((value as { toISO: () => string }).toISO()));
+	}
+	if (ms === undefined || !Number.isFinite(ms)) {
+		throw new InputError(
+			`The ${label} "${preview(value)}" is not a date`,
+			`Use a date and time such as 2026-01-31T09:00:00Z, or an expression like {{ $now.minus({ days: 1 }) }}`,
+		);
+	}
+	return Math.floor(ms / 1000);
+}
+
+/** A positive whole number (limits, timeouts). */
+export function parsePositiveInteger(value: unknown, label: string, hint: string): number {
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof n !== 'number' || !Number.isFinite(n) || n < 1 || !Number.isInteger(n)) {
+		throw new InputError(`The ${label} must be a whole number of at least 1, but it is ${preview(value)}`, hint);
+	}
+	return n;
+}
+
+/** The API host root from the credential: trims spaces, trailing slashes and a pasted `/api/v1`. */
+export function normalizeBaseUrl(value: unknown): string {
+	const text = typeof value === 'string' && value.trim() !== '' ? value.trim() : 'https://api.pdfmonkey.io';
+	return text.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
+}
+
+function tryParseJson(text: string): { value: unknown } | { problem: string } {
+	try {
+		return { value: JSON.parse(text) };
+	} catch (error) {
+		return { problem: (error as Error).message };
+	}
+}
+
+/** Parses a JSON string into a value; anything that is not valid JSON is returned unchanged. */
+export function parseJsonLoose(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch {
+		return value;
+	}
+}

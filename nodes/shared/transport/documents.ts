@@ -1,0 +1,143 @@
+/** The service's document, template, workspace and account calls, on top of `apiRequest`. */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Query, TransportContext } from './index';
+import { apiRequest } from './index';
+import {
+	accountEnvelope,
+	documentCardEnvelope,
+	documentCardListEnvelope,
+	documentEnvelope,
+	templateCardListEnvelope,
+	workspaceCardListEnvelope,
+} from './schemas';
+
+export const PAGE_SIZE = 24;
+
+export interface ListFilters {
+	templateIds?: string[];
+	status?: string;
+	workspaceId?: string;
+	/** Unix seconds. */
+	updatedSince?: number;
+	search?: string;
+}
+
+export interface CallOptions {
+	itemIndex?: number;
+	timeoutMs?: number;
+}
+
+export function filterQuery(filters: ListFilters): Query {
+	const query: Query = [];
+	for (const id of filters.templateIds ?? []) query.push(['q[document_template_id][]', id]);
+	if (filters.status) query.push(['q[status]', filters.status]);
+	if (filters.workspaceId) query.push(['q[workspace_id]', filters.workspaceId]);
+	if (filters.updatedSince !== undefined) query.push(['q[updated_since]', filters.updatedSince]);
+	if (filters.search) query.push(['q[search]', filters.search]);
+	return query;
+}
+
+export interface CardPage {
+	cards: IDataObject[];
+	nextPage: number | null;
+}
+
+/** One page (24 cards) of the document list. */
+export async function listDocumentCards(
+	ctx: TransportContext,
+	filters: ListFilters,
+	page: number,
+	options: CallOptions = {},
+): Promise<CardPage> {
+	const answer = await apiRequest(
+		ctx,
+		{
+			method: 'GET',
+			path: '/api/v1/document_cards',
+			query: [['page[number]', page], ...filterQuery(filters)],
+			what: `list documents (page ${page})`,
+			...options,
+		},
+		documentCardListEnvelope,
+	);
+	const next = answer.meta?.next_page;
+	const cards = answer.document_cards as IDataObject[];
+	// Defensive: a page that is empty cannot be followed by more.
+	return { cards, nextPage: typeof next === 'number' && next > page && cards.length > 0 ? next : null };
+}
+
+export async function getDocumentCard(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{ method: 'GET', path: `/api/v1/document_cards/${id}`, what: `get document ${id}`, ...options },
+		documentCardEnvelope,
+	);
+	return answer.document_card as IDataObject;
+}
+
+export async function getDocument(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{ method: 'GET', path: `/api/v1/documents/${id}`, what: `get document ${id}`, ...options },
+		documentEnvelope,
+	);
+	return answer.document as IDataObject;
+}
+
+export async function createDocument(ctx: TransportContext, fields: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{ method: 'POST', path: '/api/v1/documents', body: { document: fields }, what: 'create a document', ...options },
+		documentEnvelope,
+	);
+	return answer.document as IDataObject;
+}
+
+export async function updateDocument(ctx: TransportContext, id: string, fields: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{ method: 'PUT', path: `/api/v1/documents/${id}`, body: { document: fields }, what: `update document ${id}`, ...options },
+		documentEnvelope,
+	);
+	return answer.document as IDataObject;
+}
+
+export async function deleteDocument(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<void> {
+	await apiRequest(ctx, { method: 'DELETE', path: `/api/v1/documents/${id}`, what: `delete document ${id}`, ...options });
+}
+
+export async function getAccount(ctx: TransportContext, options: CallOptions = {}): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{ method: 'GET', path: '/api/v1/current_user', what: 'read the account', ...options },
+		accountEnvelope,
+	);
+	return answer.current_user as IDataObject;
+}
+
+export async function listTemplateCards(ctx: TransportContext, workspaceId?: string): Promise<IDataObject[]> {
+	const query: Query = [['page', 'all']];
+	if (workspaceId) query.push(['q[workspace_id]', workspaceId]);
+	const answer = await apiRequest(
+		ctx,
+		{ method: 'GET', path: '/api/v1/document_template_cards', query, what: 'list templates' },
+		templateCardListEnvelope,
+	);
+	return answer.document_template_cards as IDataObject[];
+}
+
+export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataObject[]> {
+	const all: IDataObject[] = [];
+	for (let page = 1; page <= 50; page++) {
+		const answer = await apiRequest(
+			ctx,
+			{ method: 'GET', path: '/api/v1/workspace_cards', query: [['page[number]', page]], what: 'list workspaces' },
+			workspaceCardListEnvelope,
+		);
+		all.push(...(answer.workspace_cards as IDataObject[]));
+		const next = answer.meta?.next_page;
+		if (typeof next !== 'number' || next <= page || answer.workspace_cards.length === 0) break;
+	}
+	return all;
+}

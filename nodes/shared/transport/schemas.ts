@@ -1,0 +1,72 @@
+/**
+ * The shapes the node relies on, checked before use. Lenient on purpose: unknown keys pass
+ * through and optional fields may be missing or null, so a service that adds fields keeps
+ * working, while an answer that lacks what the node needs becomes a clear error instead of
+ * "Cannot read properties of undefined".
+ */
+import { z } from 'zod';
+
+const nullableString = z.string().nullable().optional();
+const jsonish = z.union([z.string(), z.record(z.unknown()), z.null()]).optional();
+
+export const documentSchema = z
+	.object({
+		id: z.string().min(1),
+		status: z.string().min(1),
+		app_id: nullableString,
+		document_template_id: nullableString,
+		download_url: nullableString,
+		filename: nullableString,
+		failure_cause: nullableString,
+		created_at: nullableString,
+		updated_at: nullableString,
+		meta: jsonish,
+		payload: jsonish,
+	})
+	.passthrough();
+
+export const documentEnvelope = z.object({ document: documentSchema }).passthrough();
+export const documentCardEnvelope = z.object({ document_card: documentSchema }).passthrough();
+
+export const pageMetaSchema = z
+	.object({
+		current_page: z.number().nullable().optional(),
+		next_page: z.number().nullable().optional(),
+		total_pages: z.number().nullable().optional(),
+	})
+	.passthrough();
+
+export const documentCardListEnvelope = z
+	.object({
+		document_cards: z.array(documentSchema),
+		meta: pageMetaSchema.nullable().optional(),
+	})
+	.passthrough();
+
+export const accountEnvelope = z
+	.object({ current_user: z.object({ id: z.string() }).passthrough() })
+	.passthrough();
+
+export const templateCardListEnvelope = z
+	.object({
+		document_template_cards: z.array(
+			z.object({ id: z.string(), identifier: nullableString, app_id: nullableString }).passthrough(),
+		),
+		meta: pageMetaSchema.nullable().optional(),
+	})
+	.passthrough();
+
+export const workspaceCardListEnvelope = z
+	.object({
+		workspace_cards: z.array(z.object({ id: z.string(), identifier: nullableString }).passthrough()),
+		meta: pageMetaSchema.nullable().optional(),
+	})
+	.passthrough();
+
+/** First problem of a failed check, as "path: message". */
+export function firstIssue(error: z.ZodError): string {
+	const issue = error.issues[0];
+	if (!issue) return 'unexpected shape';
+	const path = issue.path.length ? issue.path.join('.') : '(top level)';
+	return `${path}: ${issue.message}`;
+}
