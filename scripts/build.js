@@ -9,14 +9,21 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 
 const root = path.resolve(__dirname, '..');
-const dist = path.join(root, 'dist');
+const final = path.join(root, 'dist');
+// Build beside dist/ and swap it in at the end, so a test run that is loading dist/ while
+// a build runs never sees a half-written package.
+const dist = path.join(root, `.dist-build-${process.pid}`);
 
 fs.rmSync(dist, { recursive: true, force: true });
-const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json')], {
-	cwd: root,
-	stdio: 'inherit',
-});
-if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+const tsc = spawnSync(
+	process.execPath,
+	[require.resolve('typescript/bin/tsc'), '-p', path.join(root, 'tsconfig.json'), '--outDir', dist],
+	{ cwd: root, stdio: 'inherit' },
+);
+if (tsc.status !== 0) {
+	fs.rmSync(dist, { recursive: true, force: true });
+	process.exit(tsc.status ?? 1);
+}
 
 function copy(from, to) {
 	fs.mkdirSync(path.dirname(to), { recursive: true });
@@ -37,4 +44,8 @@ for (const nodeDir of fs.readdirSync(path.join(root, 'nodes'))) {
 		copied++;
 	}
 }
+const old = path.join(root, `.dist-old-${process.pid}`);
+if (fs.existsSync(final)) fs.renameSync(final, old);
+fs.renameSync(dist, final);
+fs.rmSync(old, { recursive: true, force: true });
 console.log(`build: compiled TypeScript into dist/ and copied ${copied} static files`);

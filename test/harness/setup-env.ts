@@ -1,0 +1,15 @@
+/**
+ * Jest `setupFiles` entry: runs in every test worker before any test module (and so
+ * before n8n-core) is imported.
+ *
+ * n8n-core's InstanceSettings reads N8N_USER_FOLDER when first used and writes an
+ * encryption key (and binary data, in filesystem mode) below it. Point it at a
+ * throwaway folder per worker so tests never touch ~/.n8n.
+ */
+import * as os from 'os';
+import * as path from 'path';
+
+process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), `n8n-dg-test-${process.pid}`);
+// n8n logs every node error it reports (with stack); tests see those errors anyway, so keep
+// the output clean. Run with N8N_LOG_LEVEL=debug (or error) to see the engine's logging.
+process.env.N8N_LOG_LEVEL ??= 'silent';
