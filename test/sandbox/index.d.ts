@@ -1,0 +1,196 @@
+// Types of the sandbox's public API (the implementation is plain CommonJS in index.js).
+
+export type ListOrder = 'newest' | 'oldest' | 'random';
+
+export interface SandboxOptions {
+	/** 0 (default) picks a free port. */
+	port?: number;
+	/** default '127.0.0.1' */
+	host?: string;
+	/** the valid Bearer key; default 'sk_test_sandbox_0123456789abcdef' */
+	apiKey?: string;
+	/** time spent in `pending` before `generating`; default 100 */
+	pendingMs?: number;
+	/** time spent in `generating` before `success`/`failure`; default 1500 */
+	generatingMs?: number;
+	/** account has share links: documents carry `public_share_link`; default false */
+	shareLinks?: boolean;
+	/** life of a signed download_url; default 900000 (15 min) */
+	downloadTtlMs?: number;
+	/** q[updated_since] keeps floor(updated_at/1000) >= since (true, default) or > since (false) */
+	updatedSinceInclusive?: boolean;
+	/** order of list results; 'random' reshuffles on every request. Default 'newest'. */
+	listOrder?: ListOrder;
+	/** a document changed at updated_at shows up in LIST results only once now >= updated_at + lag. Default 0. */
+	visibilityLagMs?: number;
+	/** 'real' (default) or 'manual' (nothing moves until clock.advance/set) */
+	clock?: 'real' | 'manual';
+	/** initial sandbox time in ms (manual clock; with the real clock it offsets the clock) */
+	startTime?: number;
+	/** quota of successful generations; at 0 generation fails with 'Quota exceeded'. Default 1000. */
+	availableDocuments?: number;
+	/** makes ids and randomness deterministic */
+	seed?: number;
+}
+
+export interface LoggedRequest {
+	/** 'req-N' (also sent back as the x-request-id header) */
+	id: string;
+	method: string;
+	/** path without the query string */
+	path: string;
+	/** parsed query; raw keys ('q[status]'); keys ending in [] are always arrays, repeated keys become arrays */
+	query: Record<string, string | string[]>;
+	rawQuery: string;
+	/** lower-cased header names */
+	headers: Record<string, string | string[] | undefined>;
+	authorization: string | undefined;
+	/** parsed JSON, or the raw string when not JSON, or undefined when empty */
+	body: unknown;
+	/** status code answered; null while still in flight; 0 when the socket was destroyed (drop / reset-after-handling) */
+	status: number | null;
+	/** sandbox clock (ms) when the request arrived */
+	at: number;
+	/** type of the fault applied to this request, if any */
+	fault?: FaultType;
+}
+
+export interface RequestFilter {
+	method?: string;
+	/** string prefix of the path, or a RegExp tested against the path */
+	path?: string | RegExp;
+}
+
+export type FaultType = 'status' | 'drop' | 'delay' | 'reset-after-handling';
+
+export interface Fault extends RequestFilter {
+	type: FaultType;
+	/** how many matching requests it applies to; default 1; Infinity allowed */
+	times?: number;
+	/** for type 'status' */
+	status?: number;
+	/** Retry-After header value (seconds or HTTP date), for type 'status' */
+	retryAfter?: string;
+	/** response body for type 'status' (object -> JSON; string -> text/html when it starts with '<', else text/plain).
+	 * Default: error shape 1 with the status. */
+	body?: object | string;
+	/** for type 'delay' (real milliseconds) */
+	delayMs?: number;
+	/** for type 'status': handle the request first (e.g. really create the document), then answer the status */
+	afterHandling?: boolean;
+}
+
+export interface SandboxClock {
+	now(): number;
+	/** moves time forward, running every transition due by then (each stamped with its due instant) */
+	advance(ms: number): number;
+	set(ms: number): number;
+	readonly mode: 'real' | 'manual';
+}
+
+export type DocumentStatus = 'draft' | 'pending' | 'generating' | 'success' | 'failure';
+
+export interface GenerationLogRecord {
+	type: 'info' | 'error';
+	message: string;
+	/** ms */
+	timestamp: number;
+}
+
+/** The internal record (times are ms numbers; payload/meta are JSON strings as the API shows them). */
+export interface DocumentRecord {
+	id: string;
+	app_id: string;
+	checksum: string;
+	created_at: number;
+	updated_at: number;
+	document_template_id: string;
+	document_template_identifier: string;
+	output_type: 'pdf' | 'image';
+	status: DocumentStatus | string;
+	payload: string;
+	meta: string | null;
+	filename: string | null;
+	failure_cause: string | null;
+	generation_logs: GenerationLogRecord[];
+}
+
+export interface TemplateRecord {
+	id: string;
+	identifier: string;
+	app_id: string;
+	output_type: 'pdf' | 'image';
+	is_draft: boolean;
+	template_folder_identifier: string | null;
+	created_at: number;
+	updated_at: number;
+}
+
+export interface WorkspaceRecord {
+	id: string;
+	identifier: string;
+	created_at: number;
+	updated_at: number;
+}
+
+export interface CreateDocumentFields {
+	id?: string;
+	/** default: the first template ('invoice') */
+	document_template_id?: string;
+	payload?: object | string;
+	meta?: object | string | null;
+	/** default 'draft'; 'pending'/'generating' start the lifecycle; 'success'/'failure' are set at once
+	 * (no quota used); any other string is stored as is */
+	status?: DocumentStatus | string;
+	/** ms, Date or ISO string */
+	updated_at?: number | string | Date;
+	created_at?: number | string | Date;
+	/** with status 'success': overrides the file name */
+	filename?: string;
+	/** with status 'failure': the cause (default the always-fails cause) */
+	failure_cause?: string;
+}
+
+export type UpdateDocumentFields = Omit<CreateDocumentFields, 'id' | 'created_at'>;
+
+export interface Sandbox {
+	/** 'http://127.0.0.1:PORT' (host root, no /api/v1) */
+	readonly url: string;
+	readonly port: number;
+	/** the valid Bearer key (follows setOptions({apiKey})) */
+	readonly apiKey: string;
+	close(): Promise<void>;
+	requests: LoggedRequest[];
+	resetRequests(): void;
+	count(filter?: RequestFilter): number;
+	faults: {
+		add(fault: Fault): number;
+		remove(id: number): boolean;
+		clear(): void;
+		list(): Array<Fault & { id: number; remaining: number; hits: number }>;
+	};
+	clock: SandboxClock;
+	documents: Map<string, DocumentRecord>;
+	/** seeded: invoice, receipt, always-fails (workspace 'Acme Billing'); payslip, contract, badge (image) ('Acme HR') */
+	templates: TemplateRecord[];
+	/** seeded: 'Acme Billing', 'Acme HR' */
+	workspaces: WorkspaceRecord[];
+	/** account state (available_documents is the remaining quota) */
+	account: { id: string; available_documents: number; created_at: number; updated_at: number };
+	/** current options (live object; change them with setOptions) */
+	readonly options: Readonly<Required<Omit<SandboxOptions, 'startTime' | 'seed'>>> & Pick<SandboxOptions, 'startTime' | 'seed'>;
+	createDocument(fields?: CreateDocumentFields): DocumentRecord;
+	updateDocument(id: string, fields: UpdateDocumentFields): DocumentRecord;
+	deleteDocument(id: string): boolean;
+	setOptions(partial: Partial<Omit<SandboxOptions, 'clock' | 'port' | 'host' | 'seed' | 'startTime'>>): void;
+	/** a freshly signed download URL, or null when the document never succeeded */
+	downloadUrlFor(id: string): string | null;
+	/** the Document JSON the API would answer now */
+	documentJson(id: string): Record<string, unknown>;
+	/** the DocumentCard JSON the API would answer now */
+	cardJson(id: string): Record<string, unknown>;
+}
+
+export function startSandbox(options?: SandboxOptions): Promise<Sandbox>;
+export const DEFAULT_API_KEY: string;
+export const PAGE_SIZE: number;

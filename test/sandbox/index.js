@@ -1,0 +1,644 @@
+'use strict';
+// A local stand-in for the PDFMonkey v1 API (see test/sandbox/README.md).
+//
+//   const { startSandbox } = require('./test/sandbox');
+//   const sb = await startSandbox({ pendingMs: 50, generatingMs: 150 });
+//   ... point clients at sb.url with `Authorization: Bearer ${sb.apiKey}` ...
+//   await sb.close();
+
+const crypto = require('crypto');
+const http = require('http');
+const { createClock } = require('./clock');
+const { createStore, ValidationError } = require('./store');
+const { createRandom, shuffled, parseQuery, queryValue, queryValues, parseAmzDate } = require('./util');
+
+const DEFAULT_API_KEY = 'sk_test_sandbox_0123456789abcdef';
+const PAGE_SIZE = 24;
+const MAX_BODY = 20 * 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const UNAUTHORIZED_DETAIL =
+	'We were unable to authenticate you with the provided API key. Please verify that your API key is correct.';
+
+const DEFAULT_OPTIONS = {
+	port: 0,
+	host: '127.0.0.1',
+	apiKey: DEFAULT_API_KEY,
+	pendingMs: 100,
+	generatingMs: 1500,
+	shareLinks: false,
+	downloadTtlMs: 900000,
+	updatedSinceInclusive: true,
+	listOrder: 'newest',
+	visibilityLagMs: 0,
+	clock: 'real',
+	startTime: undefined,
+	availableDocuments: 1000,
+	seed: undefined,
+};
+
+const LIST_ORDERS = ['newest', 'oldest', 'random'];
+
+// ---- responses ----
+
+function json(status, body, headers = {}) {
+	return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(body) };
+}
+
+function errorList(status, title, detail) {
+	return json(status, { errors: [{ status: String(status), title, detail }] });
+}
+
+function notFound(kind, id) {
+	return errorList(404, 'Not Found', `We couldn't find any ${kind} with ID "${id}"`);
+}
+
+function unprocessable(errors) {
+	return json(422, { errors });
+}
+
+function xmlError(status, code, message, extra = '') {
+	return {
+		status,
+		headers: { 'content-type': 'application/xml' },
+		body:
+			`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message>` +
+			`${extra}<RequestId>SANDBOX</RequestId></Error>`,
+	};
+}
+
+/** Locates a JSON syntax error as "line L column C" from V8's message when it has a position. */
+function jsonErrorText(raw, err) {
+	const m = /position (\d+)/.exec(err.message);
+	let pos = m ? Number(m[1]) : 0;
+	if (!m) {
+		// V8 names the offending token; find its first occurrence as a best guess.
+		const t = /Unexpected token '(.)'/.exec(err.message);
+		if (t) pos = Math.max(0, raw.indexOf(t[1]));
+		else if (/end of JSON/.test(err.message)) pos = raw.length;
+	}
+	const before = raw.slice(0, pos).split('\n');
+	return `unexpected character at line ${before.length} column ${before[before.length - 1].length + 1}`;
+}
+
+function pageMeta(page, totalPages) {
+	return {
+		current_page: page,
+		next_page: page < totalPages ? page + 1 : null,
+		prev_page: page > 1 ? page - 1 : null,
+		total_pages: totalPages,
+	};
+}
+
+function pageNumber(query) {
+	const raw = queryValue(query, 'page[number]') ?? queryValue(query, 'page');
+	const n = Number.parseInt(raw, 10);
+	return Number.isFinite(n) && n >= 1 ? n : 1;
+}
+
+/** Slices a list into the requested page with the list meta. */
+function paginate(list, query) {
+	const page = pageNumber(query);
+	const totalPages = Math.ceil(list.length / PAGE_SIZE);
+	return { items: list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), meta: pageMeta(page, totalPages) };
+}
+
+// ---- faults ----
+
+function createFaults() {
+	let list = [];
+	let nextId = 1;
+	const matches = (f, method, path) => {
+		if (f.method && f.method.toUpperCase() !== method) return false;
+		if (f.path === undefined || f.path === null) return true;
+		if (f.path instanceof RegExp) {
+			f.path.lastIndex = 0;
+			return f.path.test(path);
+		}
+		return path.startsWith(f.path);
+	};
+	return {
+		add(fault) {
+			if (!fault || !['status', 'drop', 'delay', 'reset-after-handling'].includes(fault.type)) {
+				throw new Error(`sandbox: unknown fault type ${fault && fault.type}`);
+			}
+			if (fault.type === 'status' && !(fault.status >= 100 && fault.status <= 599)) {
+				throw new Error('sandbox: a status fault needs a status');
+			}
+			const id = nextId++;
+			list.push({ ...fault, id, remaining: fault.times === undefined ? 1 : fault.times, hits: 0 });
+			return id;
+		},
+		remove(id) {
+			const before = list.length;
+			list = list.filter((f) => f.id !== id);
+			return list.length !== before;
+		},
+		clear() {
+			list = [];
+		},
+		list() {
+			return list.map((f) => ({ ...f }));
+		},
+		/** Takes one use of the first matching fault. */
+		take(method, path) {
+			const f = list.find((x) => x.remaining > 0 && matches(x, method, path));
+			if (!f) return null;
+			f.remaining -= 1;
+			f.hits += 1;
+			if (f.remaining <= 0) list = list.filter((x) => x !== f);
+			return f;
+		},
+	};
+}
+
+function faultResponse(f) {
+	const headers = {};
+	if (f.retryAfter !== undefined && f.retryAfter !== null) headers['retry-after'] = String(f.retryAfter);
+	if (f.body !== undefined && f.body !== null) {
+		if (typeof f.body === 'string') {
+			const type = f.body.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
+			return { status: f.status, headers: { 'content-type': type, ...headers }, body: f.body };
+		}
+		return json(f.status, f.body, headers);
+	}
+	const title = http.STATUS_CODES[f.status] || 'Error';
+	const detail =
+		f.status === 429
+			? 'Too many requests. Please retry later.'
+			: f.status >= 500
+				? 'The service is temporarily unavailable. Please retry later.'
+				: title;
+	return { ...errorList(f.status, title, detail), headers: { 'content-type': JSON_TYPE, ...headers } };
+}
+
+// ---- the sandbox ----
+
+async function startSandbox(userOptions = {}) {
+	const options = { ...DEFAULT_OPTIONS };
+	for (const [k, v] of Object.entries(userOptions || {})) if (v !== undefined) options[k] = v;
+	if (!LIST_ORDERS.includes(options.listOrder)) throw new Error(`sandbox: listOrder must be one of ${LIST_ORDERS}`);
+
+	const random = createRandom(options.seed);
+	const scheduler = createClock({ mode: options.clock, startTime: options.startTime });
+	const clock = scheduler.clock;
+	let baseUrl = '';
+	const store = createStore({ options, random, scheduler, clock, baseUrl: () => baseUrl });
+	const faults = createFaults();
+	const requests = [];
+	const sockets = new Set();
+	const timers = new Set();
+	let closed = false;
+
+	// ---- routing of the JSON API ----
+
+	const routes = [
+		['GET', /^\/api\/v1\/current_user$/, () => json(200, { current_user: store.asAccount() })],
+		['GET', /^\/api\/v1\/document_cards$/, (ctx) => listDocumentCards(ctx.query)],
+		[
+			'GET',
+			/^\/api\/v1\/document_cards\/([^/]+)$/,
+			(ctx, id) => {
+				const rec = store.documents.get(id);
+				return rec ? json(200, { document_card: store.asCard(rec) }) : notFound('DocumentCard', id);
+			},
+		],
+		['POST', /^\/api\/v1\/documents\/sync$/, (ctx) => createSync(ctx)],
+		['POST', /^\/api\/v1\/documents$/, (ctx) => withDocumentBody(ctx, (doc) => json(201, { document: store.asDocument(store.apiCreate(doc)) }))],
+		[
+			'GET',
+			/^\/api\/v1\/documents\/([^/]+)$/,
+			(ctx, id) => {
+				const rec = store.documents.get(id);
+				return rec ? json(200, { document: store.asDocument(rec) }) : notFound('Document', id);
+			},
+		],
+		[
+			['PUT', 'PATCH'],
+			/^\/api\/v1\/documents\/([^/]+)$/,
+			(ctx, id) => {
+				const rec = store.documents.get(id);
+				if (!rec) return notFound('Document', id);
+				return withDocumentBody(ctx, (doc) => json(200, { document: store.asDocument(store.apiUpdate(rec, doc)) }));
+			},
+		],
+		[
+			'DELETE',
+			/^\/api\/v1\/documents\/([^/]+)$/,
+			(ctx, id) => (store.remove(id) ? { status: 204, headers: {}, body: '' } : notFound('Document', id)),
+		],
+		['GET', /^\/api\/v1\/document_template_cards$/, (ctx) => listTemplateCards(ctx.query)],
+		[
+			'GET',
+			/^\/api\/v1\/document_template_cards\/([^/]+)$/,
+			(ctx, id) => {
+				const t = store.templateById(id);
+				return t ? json(200, { document_template_card: store.asTemplateCard(t) }) : notFound('DocumentTemplate', id);
+			},
+		],
+		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
+	];
+
+	/** Parses the JSON body and hands its `document` value to fn, mapping errors to 400/422. */
+	function withDocumentBody(ctx, fn) {
+		const type = String(ctx.headers['content-type'] || '').toLowerCase();
+		let body;
+		if (ctx.rawBody.trim() === '') body = {};
+		else if (!type.includes('json')) body = {}; // not parsed as JSON: the document key is missing
+		else {
+			try {
+				body = JSON.parse(ctx.rawBody);
+			} catch (e) {
+				return json(400, { error: jsonErrorText(ctx.rawBody, e) });
+			}
+		}
+		if (body === null || typeof body !== 'object' || Array.isArray(body) || body.document === undefined) {
+			return unprocessable({ document: ['is missing'] });
+		}
+		try {
+			return fn(body.document);
+		} catch (e) {
+			if (e instanceof ValidationError) return unprocessable(e.errors);
+			throw e;
+		}
+	}
+
+	async function createSync(ctx) {
+		let rec = null;
+		const res = withDocumentBody(ctx, (doc) => {
+			rec = store.apiCreate(doc, { forceStatus: 'pending' });
+			return null;
+		});
+		if (!rec) return res;
+		const finished = await store.waitFinished(rec);
+		if (closed) return null;
+		if (!finished) return notFound('Document', rec.id);
+		return json(200, { document_card: store.asCard(finished) });
+	}
+
+	function visibleInLists(rec) {
+		return clock.now() >= rec.updated_at + options.visibilityLagMs;
+	}
+
+	function order(list, byDate) {
+		if (options.listOrder === 'random') return shuffled(list, random);
+		const dir = options.listOrder === 'oldest' ? 1 : -1;
+		return list.sort((a, b) => {
+			const d = byDate(a) - byDate(b);
+			if (d !== 0) return dir * d;
+			return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+		});
+	}
+
+	function listDocumentCards(query) {
+		const errors = {};
+		const status = queryValue(query, 'q[status]');
+		if (status !== undefined && status !== '' && !['success', 'failure', 'draft'].includes(status)) {
+			errors.status = ['is not included in the list'];
+		}
+		const sinceRaw = queryValue(query, 'q[updated_since]');
+		let since;
+		if (sinceRaw !== undefined && sinceRaw !== '') {
+			if (!/^\s*-?\d+(\.\d+)?\s*$/.test(sinceRaw)) errors.updated_since = ['must be a unix timestamp in seconds'];
+			else since = Math.floor(Number(sinceRaw));
+		}
+		if (Object.keys(errors).length) return unprocessable(errors);
+
+		const templateIds = [...queryValues(query, 'q[document_template_id][]'), ...queryValues(query, 'q[document_template_id]')];
+		const workspaceId = queryValue(query, 'q[workspace_id]');
+		const search = String(queryValue(query, 'q[search]') || '').trim().toLowerCase();
+
+		let list = [...store.documents.values()].filter((rec) => {
+			if (!visibleInLists(rec)) return false;
+			if (status && rec.status !== status) return false;
+			if (templateIds.length && !templateIds.includes(rec.document_template_id)) return false;
+			if (workspaceId && rec.app_id !== workspaceId) return false;
+			if (since !== undefined) {
+				const sec = Math.floor(rec.updated_at / 1000);
+				if (options.updatedSinceInclusive ? sec < since : sec <= since) return false;
+			}
+			if (search) {
+				const inId = rec.id.toLowerCase().includes(search);
+				const inName = rec.status === 'success' && rec.filename && rec.filename.toLowerCase().includes(search);
+				if (!inId && !inName) return false;
+			}
+			return true;
+		});
+		list = order(list, (r) => r.updated_at);
+		const { items, meta } = paginate(list, query);
+		return json(200, { document_cards: items.map(store.asCard), meta });
+	}
+
+	function listTemplateCards(query) {
+		const workspaceId = queryValue(query, 'q[workspace_id]');
+		const search = String(queryValue(query, 'q[search]') || '').trim().toLowerCase();
+		const list = store.templates
+			.filter((t) => (!workspaceId || t.app_id === workspaceId) && (!search || t.identifier.toLowerCase().includes(search)))
+			.slice()
+			.sort((a, b) => a.identifier.localeCompare(b.identifier));
+		if (queryValue(query, 'page') === 'all') return json(200, { document_template_cards: list.map(store.asTemplateCard) });
+		const { items, meta } = paginate(list, query);
+		return json(200, { document_template_cards: items.map(store.asTemplateCard), meta });
+	}
+
+	function listWorkspaceCards(query) {
+		const list = store.workspaces.slice().sort((a, b) => a.identifier.localeCompare(b.identifier));
+		if (queryValue(query, 'page') === 'all') return json(200, { workspace_cards: list.map(store.asWorkspaceCard) });
+		const { items, meta } = paginate(list, query);
+		return json(200, { workspace_cards: items.map(store.asWorkspaceCard), meta });
+	}
+
+	// ---- files (presigned downloads and share links) ----
+
+	function serveFile(ctx, file, head) {
+		return {
+			status: 200,
+			headers: {
+				'content-type': file.contentType,
+				'content-length': String(file.bytes.length),
+				etag: `"${crypto.createHash('md5').update(file.bytes).digest('hex')}"`,
+				'accept-ranges': 'bytes',
+			},
+			body: head ? '' : file.bytes,
+			contentLength: file.bytes.length,
+		};
+	}
+
+	function handleDownload(ctx, id, encodedName) {
+		if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+			return xmlError(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
+		}
+		if (ctx.authorization !== undefined) {
+			return xmlError(400, 'InvalidArgument', 'Only one auth mechanism allowed', '<ArgumentName>Authorization</ArgumentName>');
+		}
+		const q = ctx.query;
+		const date = queryValue(q, 'X-Amz-Date');
+		const expires = queryValue(q, 'X-Amz-Expires');
+		const signature = queryValue(q, 'X-Amz-Signature');
+		if (!date || !expires || !signature || queryValue(q, 'X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') {
+			return xmlError(403, 'AccessDenied', 'Query-string authentication requires the X-Amz-Algorithm, X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters');
+		}
+		const signedAt = parseAmzDate(date);
+		const expected = store.sign(ctx.path, date, Number(expires));
+		if (!/^\d+$/.test(expires) || Number.isNaN(signedAt) || signature !== expected) {
+			return xmlError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+		}
+		if (clock.now() > signedAt + Number(expires) * 1000) {
+			return xmlError(403, 'AccessDenied', 'Request has expired', `<X-Amz-Expires>${expires}</X-Amz-Expires>`);
+		}
+		const file = store.fileOf(id);
+		let name;
+		try {
+			name = decodeURIComponent(encodedName);
+		} catch {
+			name = encodedName;
+		}
+		if (!file || file.filename !== name) return xmlError(404, 'NoSuchKey', 'The specified key does not exist.');
+		return serveFile(ctx, file, ctx.method === 'HEAD');
+	}
+
+	function handleShare(ctx, token) {
+		const found = store.fileByShareToken(token);
+		if (!found || !found.file || !options.shareLinks || !found.rec || found.rec.status !== 'success') {
+			return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not Found' };
+		}
+		return serveFile(ctx, found.file, ctx.method === 'HEAD');
+	}
+
+	function handlePreview(ctx, id) {
+		const rec = store.documents.get(id);
+		if (!rec) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not Found' };
+		const url = rec.status === 'success' ? store.downloadUrlFor(rec) : null;
+		const esc = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+		const body = url
+			? `<!doctype html><title>${esc(rec.filename)}</title><iframe src="${esc(url)}" style="width:100%;height:95vh;border:0"></iframe>`
+			: `<!doctype html><title>Preview</title><p>Document ${esc(rec.id)} is ${esc(rec.status)}.</p>`;
+		return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
+	}
+
+	// ---- dispatch ----
+
+	/** Produces the response descriptor for a request (the "handling"). */
+	async function handle(ctx) {
+		let m;
+		if ((m = /^\/files\/([^/]+)\/([^/]+)$/.exec(ctx.path))) return handleDownload(ctx, m[1], m[2]);
+		if ((m = /^\/share\/([^/]+)\/[^/]+$/.exec(ctx.path))) return handleShare(ctx, m[1]);
+		if ((m = /^\/preview\/([^/]+)$/.exec(ctx.path)) && ctx.method === 'GET') return handlePreview(ctx, m[1]);
+
+		const path = ctx.path.length > 1 ? ctx.path.replace(/\/+$/, '') : ctx.path;
+		for (const [methods, pattern, fn] of routes) {
+			const allowed = Array.isArray(methods) ? methods : [methods];
+			const match = pattern.exec(path);
+			if (!match || !allowed.includes(ctx.method)) continue;
+			if (ctx.authorization !== `Bearer ${options.apiKey}`) return errorList(401, 'Unauthorized', UNAUTHORIZED_DETAIL);
+			const params = match.slice(1).map((p) => {
+				try {
+					return decodeURIComponent(p);
+				} catch {
+					return p;
+				}
+			});
+			return fn(ctx, ...params);
+		}
+		return errorList(404, 'Not Found', `No route matches [${ctx.method}] "${ctx.path}"`);
+	}
+
+	function send(res, entry, r) {
+		if (!r || res.destroyed || res.writableEnded) return;
+		entry.status = r.status;
+		const body = r.body === undefined || r.body === null ? '' : r.body;
+		const headers = { ...r.headers };
+		if (r.status !== 204 && r.status !== 304 && headers['content-length'] === undefined) {
+			headers['content-length'] = String(Buffer.byteLength(body));
+		}
+		headers['x-request-id'] = entry.id;
+		res.writeHead(r.status, headers);
+		res.end(r.status === 204 ? undefined : body);
+	}
+
+	function destroy(req, entry) {
+		entry.status = 0;
+		req.socket.destroy();
+	}
+
+	function sleep(ms) {
+		return new Promise((resolve) => {
+			const t = setTimeout(() => {
+				timers.delete(t);
+				resolve();
+			}, Math.min(ms, 0x7fffffff));
+			timers.add(t);
+		});
+	}
+
+	let requestSeq = 0;
+	async function onRequest(req, res) {
+		const chunks = [];
+		let size = 0;
+		let tooLarge = false;
+		for await (const chunk of req) {
+			size += chunk.length;
+			if (size > MAX_BODY) tooLarge = true;
+			else chunks.push(chunk);
+		}
+		if (closed) return;
+		const rawBody = Buffer.concat(chunks).toString('utf8');
+		const url = new URL(req.url, 'http://sandbox.invalid');
+		const rawQuery = url.search.replace(/^\?/, '');
+		let body;
+		if (rawBody !== '') {
+			try {
+				body = JSON.parse(rawBody);
+			} catch {
+				body = rawBody;
+			}
+		}
+		scheduler.runDue();
+		const entry = {
+			id: `req-${++requestSeq}`,
+			method: req.method,
+			path: url.pathname,
+			query: parseQuery(rawQuery),
+			rawQuery,
+			headers: { ...req.headers },
+			authorization: req.headers.authorization,
+			body,
+			status: null,
+			at: clock.now(),
+		};
+		requests.push(entry);
+		const ctx = {
+			method: req.method,
+			path: url.pathname,
+			query: entry.query,
+			rawQuery,
+			headers: req.headers,
+			authorization: req.headers.authorization,
+			rawBody,
+		};
+
+		try {
+			if (tooLarge) return send(res, entry, errorList(413, 'Payload Too Large', 'The request body is too large.'));
+			const fault = faults.take(req.method, url.pathname);
+			if (fault) {
+				entry.fault = fault.type;
+				switch (fault.type) {
+					case 'drop':
+						return destroy(req, entry);
+					case 'delay':
+						await sleep(fault.delayMs || 0);
+						if (closed) return;
+						scheduler.runDue();
+						return send(res, entry, await handle(ctx));
+					case 'reset-after-handling':
+						await handle(ctx);
+						return destroy(req, entry);
+					case 'status':
+						if (fault.afterHandling) await handle(ctx);
+						if (closed) return;
+						return send(res, entry, faultResponse(fault));
+				}
+			}
+			send(res, entry, await handle(ctx));
+		} catch (e) {
+			if (closed) return;
+			send(res, entry, errorList(500, 'Internal Server Error', `Sandbox error: ${e && e.message}`));
+		}
+	}
+
+	const server = http.createServer((req, res) => {
+		onRequest(req, res).catch(() => {
+			if (!res.headersSent) res.destroy();
+		});
+	});
+	server.keepAliveTimeout = 5000;
+	server.on('connection', (socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port, options.host, () => {
+			server.off('error', reject);
+			resolve();
+		});
+	});
+	const address = server.address();
+	const shownHost =
+		options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
+	baseUrl = `http://${shownHost}:${address.port}`;
+
+	const sb = {
+		url: baseUrl,
+		port: address.port,
+		get apiKey() {
+			return options.apiKey;
+		},
+		requests,
+		resetRequests() {
+			requests.length = 0;
+		},
+		count(filter = {}) {
+			return requests.filter((r) => {
+				if (filter.method && r.method !== filter.method.toUpperCase()) return false;
+				if (filter.path instanceof RegExp) {
+					filter.path.lastIndex = 0;
+					return filter.path.test(r.path);
+				}
+				if (typeof filter.path === 'string') return r.path.startsWith(filter.path);
+				return true;
+			}).length;
+		},
+		faults: {
+			add: (f) => faults.add(f),
+			remove: (id) => faults.remove(id),
+			clear: () => faults.clear(),
+			list: () => faults.list(),
+		},
+		clock,
+		documents: store.documents,
+		templates: store.templates,
+		workspaces: store.workspaces,
+		account: store.account,
+		options,
+		createDocument: (fields) => store.serverCreate(fields),
+		updateDocument: (id, fields) => store.serverUpdate(id, fields),
+		deleteDocument: (id) => store.remove(id),
+		downloadUrlFor(id) {
+			const rec = store.documents.get(id);
+			if (!rec) throw new Error(`sandbox: unknown document ${id}`);
+			return store.downloadUrlFor(rec);
+		},
+		documentJson: (id) => store.asDocument(store.documents.get(id)),
+		cardJson: (id) => store.asCard(store.documents.get(id)),
+		setOptions(partial = {}) {
+			for (const [k, v] of Object.entries(partial)) {
+				if (v === undefined) continue;
+				if (k === 'clock' || k === 'port' || k === 'host' || k === 'seed' || k === 'startTime') {
+					if (v !== options[k]) throw new Error(`sandbox: option ${k} cannot change at run time`);
+					continue;
+				}
+				if (k === 'listOrder' && !LIST_ORDERS.includes(v)) throw new Error(`sandbox: listOrder must be one of ${LIST_ORDERS}`);
+				if (k === 'availableDocuments') store.account.available_documents = v;
+				options[k] = v;
+			}
+		},
+		close() {
+			if (closed) return Promise.resolve();
+			closed = true;
+			scheduler.close();
+			store.abandonWaiters();
+			for (const t of timers) clearTimeout(t);
+			timers.clear();
+			return new Promise((resolve) => {
+				server.close(() => resolve());
+				for (const s of sockets) s.destroy();
+				sockets.clear();
+				if (typeof server.closeAllConnections === 'function') server.closeAllConnections();
+			});
+		},
+	};
+	return sb;
+}
+
+module.exports = { startSandbox, DEFAULT_API_KEY, PAGE_SIZE };
