@@ -5,7 +5,7 @@ module.exports = {
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json', isolatedModules: true }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
 	testTimeout: 60000,
 	maxWorkers: 2,
