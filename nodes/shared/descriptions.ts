@@ -9,13 +9,14 @@ export const documentIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The document to use: pick a recent one, or give its ID (a UUID)',
+	description:
+		'The document: pick it from the list (type part of its file name or its ID to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
 	modes: [
 		{
 			displayName: 'From List',
 			name: 'list',
 			type: 'list',
-			placeholder: 'Select a document…',
+			placeholder: 'Select a document or search by file name or ID…',
 			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
 		},
 		{
@@ -36,13 +37,14 @@ export const templateIdLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The template to generate the document from: pick it by name, or give its ID (a UUID)',
+	description:
+		'The template to generate the document from: pick it from the list (type part of its name, folder or workspace to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
 	modes: [
 		{
 			displayName: 'From List',
 			name: 'list',
 			type: 'list',
-			placeholder: 'Select a template…',
+			placeholder: 'Select a template or search by name…',
 			typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
 		},
 		{
@@ -64,7 +66,7 @@ export const templateIdsFilter: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getTemplates', loadOptionsDependsOn: ['filters.workspaceId'] },
 	default: [],
 	description:
-		'Only documents of these templates (an expression may give an array or a comma-separated list of UUIDs). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		'Only documents of these templates. The list shows the templates of the workspace chosen in this filter, or all of them; an expression may give an array or a comma-separated list of template IDs (UUIDs). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 export const workspaceIdFilter: INodeProperties = {
@@ -74,7 +76,7 @@ export const workspaceIdFilter: INodeProperties = {
 	typeOptions: { loadOptionsMethod: 'getWorkspaces' },
 	default: '',
 	description:
-		'Only documents of this workspace. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		'Only documents of this workspace (its ID is a UUID). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
 export const binaryPropertyName = (show: Record<string, Array<string | boolean>>): INodeProperties => ({

@@ -1,39 +1,51 @@
+/** The `list` modes of the resource locators (`templateId`, `documentId`). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { listDocumentCards, listTemplateCards, listWorkspaceCards } from '../../shared/transport/documents';
+import { documentLabel, templateLabel, templateMatches, uuidIn, workspaceNames } from './labels';
 
-function matches(text: unknown, filter?: string): boolean {
-	if (!filter) return true;
-	return String(text ?? '').toLowerCase().includes(filter.trim().toLowerCase());
+/**
+ * Workspace names for labels. They only decorate the list, so when they cannot be read the
+ * templates are still listed (without workspace names) instead of failing the whole list.
+ */
+async function workspaceNamesOrNone(ctx: ILoadOptionsFunctions): Promise<Map<string, string>> {
+	try {
+		return workspaceNames(await listWorkspaceCards(ctx));
+	} catch {
+		return new Map();
+	}
 }
 
-/** Templates by name (identifier), narrowed as the user types, with their workspace. */
+/**
+ * Every template (one request, `page=all`), narrowed here as the user types: by identifier,
+ * folder or workspace name, or by a pasted id. Each shows its workspace.
+ */
 export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const [templates, workspaces] = await Promise.all([listTemplateCards(this), listWorkspaceCards(this)]);
-	const workspaceName = new Map(workspaces.map((w) => [String(w.id), String(w.identifier ?? w.id)]));
+	const [templates, names] = await Promise.all([listTemplateCards(this), workspaceNamesOrNone(this)]);
 	const results = templates
-		.filter((t) => matches(t.identifier, filter) || matches(t.id, filter))
-		.map((t: IDataObject) => ({
-			name: `${String(t.identifier ?? t.id)}${t.app_id ? ` (${workspaceName.get(String(t.app_id)) ?? String(t.app_id)})` : ''}`,
-			value: String(t.id),
-		}))
+		.map((template: IDataObject) => {
+			const workspace = template.app_id ? names.get(String(template.app_id)) : undefined;
+			return { template, workspace };
+		})
+		.filter(({ template, workspace }) => templateMatches(template, workspace, filter))
+		.map(({ template, workspace }) => ({ name: templateLabel(template, workspace), value: String(template.id) }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };
 }
 
-/** Recent documents, narrowed by id or file name as the user types (`q[search]`). */
+/**
+ * Documents, 24 a page as the service lists them, narrowed by the service (`q[search]`: part
+ * of the file name, or the id; a pasted URL holding an id searches for that id). The
+ * pagination token is the next page number.
+ */
 export async function searchDocuments(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = Number(paginationToken) > 0 ? Number(paginationToken) : 1;
-	const { cards, nextPage } = await listDocumentCards(this, { search: filter?.trim() || undefined }, page);
-	const results = cards.map((card) => {
-		const label = card.filename ? String(card.filename) : String(card.id);
-		const template = card.document_template_identifier ? ` · ${String(card.document_template_identifier)}` : '';
-		const date = typeof card.updated_at === 'string' ? ` · ${card.updated_at.slice(0, 16).replace('T', ' ')}` : '';
-		return { name: `${label} (${String(card.status)}${template}${date})`, value: String(card.id) };
-	});
+	const page = /^\d+$/.test(paginationToken ?? '') && Number(paginationToken) > 0 ? Number(paginationToken) : 1;
+	const search = uuidIn(filter) ?? (filter?.trim() || undefined);
+	const { cards, nextPage } = await listDocumentCards(this, { search }, page);
+	const results = cards.map((card) => ({ name: documentLabel(card), value: String(card.id) }));
 	return { results, paginationToken: nextPage ? String(nextPage) : undefined };
 }

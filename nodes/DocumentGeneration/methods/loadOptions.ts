@@ -1,26 +1,52 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+/** Option lists of the filters (`filters.workspaceId`, `filters.templateIds`) of both nodes. */
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { isUuid } from '../../shared/helpers/parse';
 import { listTemplateCards, listWorkspaceCards } from '../../shared/transport/documents';
+import { templateLabel, workspaceNames } from './labels';
 
 /** Workspaces by name. */
 export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const workspaces = await listWorkspaceCards(this);
-	return workspaces
-		.map((w) => ({ name: String(w.identifier ?? w.id), value: String(w.id) }))
+	const names = workspaceNames(await listWorkspaceCards(this));
+	return [...names]
+		.map(([id, name]) => ({ name, value: id }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Templates by name, of the chosen workspace when one is chosen. */
-export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	let workspaceId: unknown;
+/**
+ * The workspace chosen in the same Filters collection, if any. The editor sends the node's
+ * current parameters (expressions resolved) and LoadOptionsContext reads them with a lodash
+ * path from the parameters' root, so `filters.workspaceId` holds for the action node and the
+ * trigger alike. Anything that is not a UUID (nothing chosen, an expression the editor could
+ * not resolve) means "no workspace".
+ */
+function chosenWorkspace(ctx: ILoadOptionsFunctions): string | undefined {
+	let value: unknown;
 	try {
-		workspaceId = (this.getCurrentNodeParameter('filters') as IDataObject | undefined)?.workspaceId;
+		value = ctx.getCurrentNodeParameter('filters.workspaceId');
 	} catch {
-		workspaceId = undefined;
+		return undefined;
 	}
-	const templates = await listTemplateCards(this, isUuid(workspaceId) ? workspaceId : undefined);
+	const id = typeof value === 'string' ? value.trim() : value;
+	return isUuid(id) ? id.toLowerCase() : undefined;
+}
+
+/**
+ * Templates by name. With a workspace chosen in the filters, only that workspace's templates
+ * (asked of the service with `q[workspace_id]`); otherwise all of them, each with its workspace.
+ */
+export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const workspaceId = chosenWorkspace(this);
+	const [templates, names] = await Promise.all([
+		listTemplateCards(this, workspaceId),
+		workspaceId ? Promise.resolve(new Map<string, string>()) : listWorkspaceCards(this).then(workspaceNames, () => new Map<string, string>()),
+	]);
 	return templates
-		.map((t) => ({ name: String(t.identifier ?? t.id), value: String(t.id) }))
+		// Defensive: a service that ignored q[workspace_id] must not widen the list.
+		.filter((t) => !workspaceId || !t.app_id || String(t.app_id).toLowerCase() === workspaceId)
+		.map((t) => ({
+			name: templateLabel(t, workspaceId ? undefined : names.get(String(t.app_id))),
+			value: String(t.id),
+		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -1,0 +1,76 @@
+/**
+ * How templates, workspaces and documents are named and matched in the editor's lists. Pure:
+ * no n8n context, no network, so it is unit-testable and shared by listSearch and loadOptions.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { parseJsonLoose } from '../../shared/helpers/parse';
+
+const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+
+/** The UUID in what the user typed or pasted (a bare id, or a URL or text holding one), lower-cased. */
+export function uuidIn(text: string | undefined): string | undefined {
+	return text ? UUID_ANYWHERE.exec(text)?.[0].toLowerCase() : undefined;
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/** Workspace name by id, from the workspace cards. */
+export function workspaceNames(workspaces: IDataObject[]): Map<string, string> {
+	return new Map(workspaces.map((w) => [String(w.id), text(w.identifier) || String(w.id)]));
+}
+
+/**
+ * `Billing / invoice (Acme Billing)`: folder, identifier, then the workspace (left out when
+ * `workspace` is undefined, e.g. in a list already narrowed to one workspace) and the output
+ * type when it is not a PDF.
+ */
+export function templateLabel(template: IDataObject, workspace?: string): string {
+	const identifier = text(template.identifier) || String(template.id);
+	const folder = text(template.template_folder_identifier);
+	const outputType = text(template.output_type);
+	const extras = [workspace, outputType && outputType !== 'pdf' ? outputType : undefined].filter(Boolean);
+	return `${folder ? `${folder} / ` : ''}${identifier}${extras.length ? ` (${extras.join(', ')})` : ''}`;
+}
+
+/**
+ * Whether a template matches what the user typed: a pasted id (or URL holding one) matches
+ * that template only; otherwise every word must appear in its identifier, folder, workspace
+ * name or id (case-insensitive).
+ */
+export function templateMatches(template: IDataObject, workspace: string | undefined, filter: string | undefined): boolean {
+	const typed = text(filter).toLowerCase();
+	if (!typed) return true;
+	const id = String(template.id).toLowerCase();
+	const pastedId = uuidIn(typed);
+	if (pastedId) return id === pastedId;
+	const haystack = [template.identifier, template.template_folder_identifier, workspace, id]
+		.map((part) => text(part).toLowerCase())
+		.join('\n');
+	return typed.split(/\s+/).every((word) => haystack.includes(word));
+}
+
+/** `2026-01-31 09:00 UTC` from an API date; the raw text when it cannot be read. */
+export function shortDate(value: unknown): string | undefined {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const ms = Date.parse(value);
+	if (!Number.isFinite(ms)) return value.trim();
+	return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * `invoice-2026-001.pdf (success · invoice · 2026-01-31 09:00 UTC)`. A document without a
+ * generated file shows the file name asked for in `meta._filename`, or else its id.
+ */
+export function documentLabel(card: IDataObject): string {
+	let name = text(card.filename);
+	if (!name) {
+		const meta = parseJsonLoose(card.meta);
+		if (meta && typeof meta === 'object' && !Array.isArray(meta)) name = text((meta as IDataObject)._filename);
+	}
+	if (!name) name = String(card.id);
+	const details = [text(card.status) || 'unknown status', text(card.document_template_identifier), shortDate(card.updated_at)];
+	return `${name} (${details.filter(Boolean).join(' · ')})`;
+}
