@@ -40,6 +40,15 @@ export class DocumentGenerationApi implements ICredentialType {
 			description:
 				'Root of the API host, without /api/v1. Change it only to point at a local sandbox or a proxy.',
 		},
+		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'requestTimeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 600 },
+			default: 30,
+			description:
+				'How long to wait for the service to start answering a request (and between parts of a download) before giving up with an error. A request that timed out is not repeated.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

@@ -50,9 +50,10 @@ export function parseId(value: unknown, label: string): string {
 	if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'value' in (raw as IDataObject)) {
 		raw = (raw as IDataObject).value;
 	}
+	if (typeof raw === 'number' || typeof raw === 'boolean') raw = String(raw);
 	if (typeof raw !== 'string' || raw.trim() === '') {
 		throw new InputError(
-			`The ${label} is empty`,
+			raw === undefined || raw === null || typeof raw === 'string' ? `The ${label} is empty` : `The ${label} must be text, but it is ${describe(raw)}`,
 			`Enter the ${label} (a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d), or pick one from the list`,
 		);
 	}
@@ -165,8 +166,22 @@ function tryParseJson(text: string): { value: unknown } | { problem: string } {
 	try {
 		return { value: JSON.parse(text) };
 	} catch (error) {
-		return { problem: (error as Error).message };
+		return { problem: jsonProblem(String((error as Error).message ?? '')) };
 	}
+}
+
+/** The parser's complaint in plain words, with the character where it stopped when known. */
+export function jsonProblem(parserMessage: string): string {
+	const position = /at position (\d+)/.exec(parserMessage);
+	const at = position ? ` at character ${Number(position[1]) + 1}` : '';
+	if (/Unexpected end of JSON input/i.test(parserMessage)) return 'it ends too early: a closing bracket or quote may be missing';
+	if (/Unterminated string/i.test(parserMessage)) return `a text in quotes is not closed${at}`;
+	if (/property name/i.test(parserMessage) && /Expected ':'/.test(parserMessage)) return `a ":" is missing after a name${at}`;
+	if (/property name/i.test(parserMessage)) return `names need double quotes, and no comma may come before "}"${at}`;
+	if (/after JSON/i.test(parserMessage)) return `there is more text after the end of the object${at}`;
+	const token = /Unexpected token '?(.)'?/.exec(parserMessage);
+	if (token) return `unexpected "${token[1]}"${at}; check quotes, commas and brackets`;
+	return `check quotes, commas and brackets${at}`;
 }
 
 /** Parses a JSON string into a value; anything that is not valid JSON is returned unchanged. */

@@ -5,21 +5,47 @@
  * (401, 404), a field hash `{"errors": {"field": ["message"]}}` (422) and `{"error": "..."}`
  * (malformed JSON). Anything else (an HTML page from a proxy, an empty body) is described by
  * its status alone.
+ *
+ * Messages never carry error codes such as ECONNRESET: n8n replaces a NodeApiError message
+ * that contains one with its own generic text. Codes go into the description.
  */
 import type { IDataObject } from 'n8n-workflow';
+
+import { isIdempotent, networkKind } from './retry';
 
 export interface ApiErrorText {
 	message: string;
 	description: string;
 }
 
+/** What the transport did before giving up, for the description. */
+export interface Attempts {
+	/** HTTP method of the request. */
+	method?: string;
+	/** Attempts made, the first included. */
+	attempts?: number;
+	/** Time from the first attempt to giving up. */
+	elapsedMs?: number;
+	/** The last `Retry-After` the service asked for. */
+	retryAfterMs?: number;
+	/** Whether the retries stopped because that `Retry-After` was longer than the retry budget. */
+	retryAfterTooLong?: boolean;
+}
+
+const MAX_DETAIL = 500;
+
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function clip(value: string, max = MAX_DETAIL): string {
+	return value.length > max ? `${value.slice(0, max)}…` : value;
 }
 
 /** The service's own words from an error body, whichever of the shapes it has. */
 export function serviceDetails(body: unknown): string[] {
 	let value = body;
+	if (Buffer.isBuffer(value)) value = value.toString('utf8');
 	if (typeof value === 'string') {
 		try {
 			value = JSON.parse(value);
@@ -27,7 +53,7 @@ export function serviceDetails(body: unknown): string[] {
 			return [];
 		}
 	}
-	if (!value || typeof value !== 'object') return [];
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
 	const obj = value as IDataObject;
 	const out: string[] = [];
 	if (Array.isArray(obj.errors)) {
@@ -35,8 +61,8 @@ export function serviceDetails(body: unknown): string[] {
 			if (entry && typeof entry === 'object') {
 				const e = entry as IDataObject;
 				const detail = text(e.detail) ?? text(e.title) ?? text(e.message);
-				if (detail) out.push(detail);
-			} else if (text(entry)) out.push(String(entry));
+				if (detail) out.push(clip(detail));
+			} else if (text(entry)) out.push(clip(String(entry)));
 		}
 	} else if (obj.errors && typeof obj.errors === 'object') {
 		for (const [field, messages] of Object.entries(obj.errors as IDataObject)) {
@@ -44,29 +70,47 @@ export function serviceDetails(body: unknown): string[] {
 			for (const message of list) {
 				const m = text(message);
 				if (!m) continue;
-				out.push(field === 'base' || field === 'status' ? m : `${field.replace(/_/g, ' ')} ${m}`);
+				out.push(clip(field === 'base' || field === 'status' ? m : `${field.replace(/_/g, ' ')} ${m}`));
 			}
 		}
+	} else {
+		const single = text(obj.errors);
+		if (single) out.push(clip(single));
 	}
 	const single = text(obj.error) ?? text(obj.message);
-	if (single) out.push(single);
+	if (single) out.push(clip(single));
 	return out;
 }
 
-/** Message and fix for an HTTP error answer. `what` names the call, e.g. "Get document 1b2c…". */
-export function describeHttpError(status: number, body: unknown, what: string): ApiErrorText {
+function seconds(ms: number): string {
+	const s = ms / 1000;
+	return s < 10 ? `${Math.round(s * 10) / 10} s` : `${Math.round(s)} s`;
+}
+
+/** "Tried 6 times over 12 s." when there were retries; '' otherwise. */
+function tried(ctx: Attempts): string {
+	if (!ctx.attempts || ctx.attempts < 2) return '';
+	return `Tried ${ctx.attempts} times over ${seconds(ctx.elapsedMs ?? 0)}. `;
+}
+
+const NOT_REPEATED_CREATE =
+	'A create is not repeated after the request reached the service, because the service may already have stored the document: look for it (Get Many, or the dashboard) before running again, to avoid a duplicate.';
+
+/** Message and fix for an HTTP error answer. `what` names the call, e.g. "get document 1b2c…". */
+export function describeHttpError(status: number, body: unknown, what: string, ctx: Attempts = {}): ApiErrorText {
 	const details = serviceDetails(body);
 	const said = details.length ? details.join('; ') : undefined;
+	const saidText = said ? ` The service said: ${said}` : '';
 	switch (status) {
 		case 401:
 			return {
 				message: 'Authentication failed: the API key was refused (401)',
-				description: `Check the API key in the Document Generation credential: copy it again from the API key page of the dashboard (a regenerated key replaces the old one).${said ? ` The service said: ${said}` : ''}`,
+				description: `Check the API key in the Document Generation credential: copy it again from the API key page of the dashboard (a regenerated key replaces the old one).${saidText}`,
 			};
 		case 403:
 			return {
 				message: `Access denied (403) while trying to ${what}`,
-				description: `The API key is valid but may not do this; check the account and workspace.${said ? ` The service said: ${said}` : ''}`,
+				description: `The API key is valid but may not do this; check the account and workspace.${saidText}`,
 			};
 		case 404:
 			return {
@@ -84,16 +128,26 @@ export function describeHttpError(status: number, body: unknown, what: string): 
 				description: 'Check that payload and meta are valid JSON objects.',
 			};
 		case 408:
-		case 429:
+		case 429: {
+			const waited = ctx.retryAfterTooLong && ctx.retryAfterMs !== undefined
+				? `The service asked to wait ${seconds(ctx.retryAfterMs)} before trying again, longer than this node waits. `
+				: '';
 			return {
-				message: status === 429 ? 'The service is rate limiting requests (429)' : 'The service timed out (408)',
-				description: `Retried with backoff and gave up. Lower the batch size or run again later.${said ? ` The service said: ${said}` : ''}`,
+				message:
+					status === 429
+						? `The service is rate limiting requests (429) while trying to ${what}`
+						: `The service timed out (408) while trying to ${what}`,
+				description: `${tried(ctx)}${waited}Lower the number of items per run or run again later.${saidText}`,
 			};
+		}
 		default:
 			if (status >= 500) {
+				const create = ctx.method !== undefined && !isIdempotent(ctx.method);
 				return {
 					message: `The service failed with ${status} while trying to ${what}`,
-					description: `This is on the service's side. Retried reads with backoff; run again later.${said ? ` The service said: ${said}` : ''}`,
+					description: create
+						? `${NOT_REPEATED_CREATE}${saidText}`
+						: `${tried(ctx)}This is on the service's side; run again later.${saidText}`,
 				};
 			}
 			return {
@@ -103,29 +157,51 @@ export function describeHttpError(status: number, body: unknown, what: string): 
 	}
 }
 
-/** Message and fix for a request that got no answer. */
-export function describeNetworkError(code: string, what: string, timeoutMs: number): ApiErrorText {
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
-		return {
-			message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s while trying to ${what}`,
-			description:
-				'The request timed out. Check the Base URL of the credential and your network, then run again; a create that timed out may still have been stored, so look for it before creating again.',
-		};
+/**
+ * Message and fix for a request that got no answer. `code` is the network error code;
+ * `detail` the original error's text (already made safe by the caller), shown for codes
+ * without a message of their own.
+ */
+export function describeNetworkError(code: string, what: string, timeoutMs: number, ctx: Attempts = {}, detail?: string): ApiErrorText {
+	const create = ctx.method !== undefined && !isIdempotent(ctx.method);
+	switch (networkKind(code)) {
+		case 'timeout':
+			return {
+				message: `The service did not answer within ${seconds(timeoutMs)} while trying to ${what}`,
+				description: `The request timed out (${code}) and was not repeated. If the service is just slow, raise Request Timeout in the Document Generation credential; otherwise check its Base URL and your network.${create ? ' A create that timed out may still have been stored: look for it (Get Many, or the dashboard) before running again.' : ''}`,
+			};
+		case 'never-sent':
+			return {
+				message: `Could not connect to the service while trying to ${what}`,
+				description: `${tried(ctx)}The connection failed (${code}${detail ? `: ${detail}` : ''}). Check the Base URL of the credential (e.g. https://api.pdfmonkey.io) and your network.`,
+			};
+		case 'broken':
+			return {
+				message: `The connection to the service broke while trying to ${what}`,
+				description: create
+					? `The connection dropped (${code}) after the request was sent. ${NOT_REPEATED_CREATE}`
+					: `${tried(ctx)}The network or the service dropped the connection (${code}); run again later.`,
+			};
+		default:
+			return {
+				message: `The request could not be made while trying to ${what}`,
+				description: `${detail ? `${detail} ` : ''}(${code}). Check the Base URL of the credential (e.g. https://api.pdfmonkey.io).`,
+			};
 	}
-	if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-		return {
-			message: `Could not connect to the service (${code}) while trying to ${what}`,
-			description: 'Check the Base URL of the credential (e.g. https://api.pdfmonkey.io) and your network.',
-		};
-	}
-	return {
-		message: `The connection to the service broke (${code}) while trying to ${what}`,
-		description: 'The network or the service dropped the connection. Reads were retried; run again later.',
-	};
 }
 
 /** Replaces every occurrence of the secret in a text. */
 export function redact(value: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return value;
 	return value.split(secret).join('***');
+}
+
+/**
+ * An error's own text made safe to show: first line only, the secret removed, query strings
+ * of URLs (presigned signatures) cut, and clipped.
+ */
+export function safeDetail(value: unknown, secret: string | undefined): string | undefined {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const firstLine = value.trim().split('\n')[0];
+	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
 }

@@ -19,13 +19,17 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { normalizeBaseUrl } from '../helpers/parse';
-import { describeHttpError, describeNetworkError, redact } from './errors';
+import type { Attempts } from './errors';
+import { describeHttpError, describeNetworkError, redact, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
-import { DEFAULT_RETRY_POLICY, nextDelay, parseRetryAfter, shouldRetry } from './retry';
-import { firstIssue } from './schemas';
+import { DEFAULT_RETRY_POLICY, isIdempotent, mayHaveActed, nextDelay, parseRetryAfter, shouldRetry } from './retry';
+import { describeShape } from './schemas';
 
 export const CREDENTIAL_TYPE = 'documentGenerationApi';
+/** Default of the credential's Request Timeout: how long one request may go unanswered. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Upper bound of the Request Timeout (seconds). */
+export const MAX_TIMEOUT_S = 600;
 
 export type TransportContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -41,6 +45,7 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Words for error messages: "… while trying to <what>". */
 	what?: string;
+	/** Overrides the credential's Request Timeout for this call. */
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 }
@@ -62,6 +67,15 @@ export function buildQuery(query: Query | undefined): string {
 interface Credentials {
 	baseUrl: string;
 	apiKey: string | undefined;
+	/** From the credential's Request Timeout (seconds); the default when unset or not a positive number. */
+	timeoutMs: number;
+}
+
+/** The credential's Request Timeout (seconds) in milliseconds, or the default. */
+export function timeoutFromCredential(value: unknown): number {
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return DEFAULT_TIMEOUT_MS;
+	return Math.round(Math.min(seconds, MAX_TIMEOUT_S) * 1000);
 }
 
 async function credentials(ctx: TransportContext): Promise<Credentials> {
@@ -69,26 +83,41 @@ async function credentials(ctx: TransportContext): Promise<Credentials> {
 	return {
 		baseUrl: normalizeBaseUrl(data.baseUrl),
 		apiKey: typeof data.apiKey === 'string' ? data.apiKey : undefined,
+		timeoutMs: timeoutFromCredential(data.requestTimeout),
 	};
 }
 
-function errorCode(error: unknown): string {
+const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
+
+/**
+ * The network error code of a failed request, and the innermost error's own text. n8n wraps
+ * the axios error in a NodeApiError whose message it rewrites (e.g. "The connection was
+ * aborted, perhaps the server is offline" for a timeout), so the chain of causes is searched
+ * for a real code first, and messages only as a fallback.
+ */
+export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
+	const chain: Array<{ code?: unknown; message?: unknown; name?: unknown }> = [];
 	const seen = new Set<unknown>();
 	let current: unknown = error;
-	while (current && typeof current === 'object' && !seen.has(current)) {
+	while (current && typeof current === 'object' && !seen.has(current) && chain.length < 10) {
 		seen.add(current);
-		const e = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof e.code === 'string' && /^E[A-Z_]+$|^UND_ERR/.test(e.code)) return e.code;
-		if (typeof e.message === 'string') {
-			const m = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(e.message);
-			if (m) return m[1];
-			if (/timeout of \d+ms exceeded|timed out/i.test(e.message)) return 'ECONNABORTED';
-			if (/socket hang up/i.test(e.message)) return 'ECONNRESET';
-			if (/aborted|canceled/i.test(e.message)) return 'ERR_CANCELED';
-		}
-		current = e.cause;
+		chain.push(current as { code?: unknown });
+		current = (current as { cause?: unknown }).cause;
 	}
-	return 'EUNKNOWN';
+	const innermost = chain[chain.length - 1];
+	const detail = typeof innermost?.message === 'string' ? innermost.message : undefined;
+	for (const level of chain) {
+		if (typeof level.code === 'string' && CODE.test(level.code)) return { code: level.code, detail };
+		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
+	}
+	for (const level of chain.slice(1).concat(chain.slice(0, 1))) {
+		if (typeof level.message !== 'string') continue;
+		if (/timeout of \d+ms exceeded/i.test(level.message)) return { code: 'ECONNABORTED', detail };
+		if (/socket hang up/i.test(level.message)) return { code: 'ECONNRESET', detail };
+		const m = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(level.message);
+		if (m && m[1] !== 'ERROR') return { code: m[1], detail };
+	}
+	return { code: 'EUNKNOWN', detail };
 }
 
 function cancelSignal(ctx: TransportContext): AbortSignal | undefined {
@@ -96,31 +125,57 @@ function cancelSignal(ctx: TransportContext): AbortSignal | undefined {
 	return typeof fn === 'function' ? fn.call(ctx) : undefined;
 }
 
-function apiError(ctx: TransportContext, message: string, description: string, secret: string | undefined, extra: { itemIndex?: number; httpCode?: string; body?: unknown }) {
-	const safeMessage = redact(message, secret);
-	const safeDescription = redact(description, secret);
-	// The error response given to NodeApiError holds only what is safe to show: never the
-	// request options (they carry the Authorization header).
-	const response: JsonObject = { message: safeMessage };
+const MAX_ERROR_BODY = 2000;
+
+function apiError(
+	ctx: TransportContext,
+	text: { message: string; description: string },
+	secret: string | undefined,
+	extra: { itemIndex?: number; httpCode?: string; body?: unknown },
+) {
+	const message = redact(text.message, secret);
+	const description = redact(text.description, secret);
+	// What NodeApiError keeps as the error response holds only what is safe to show: never
+	// the request options or the axios error (they carry the Authorization header).
+	const response: JsonObject = { message };
 	if (extra.httpCode) response.httpCode = extra.httpCode;
-	if (extra.body !== undefined) {
-		try {
-			response.body = JSON.parse(redact(JSON.stringify(extra.body), secret)) as JsonObject;
-		} catch {
-			response.body = redact(String(extra.body), secret);
+	if (extra.body !== undefined && extra.body !== '') {
+		const raw = typeof extra.body === 'string' ? extra.body : Buffer.isBuffer(extra.body) ? extra.body.toString('utf8') : undefined;
+		if (raw !== undefined) {
+			response.body = redact(raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw, secret);
+		} else {
+			try {
+				const json = redact(JSON.stringify(extra.body), secret);
+				response.body = json.length > MAX_ERROR_BODY ? `${json.slice(0, MAX_ERROR_BODY)}…` : (JSON.parse(json) as JsonObject);
+			} catch {
+				response.body = '(unreadable body)';
+			}
 		}
 	}
-	return new NodeApiError(ctx.getNode(), response, {
-		message: safeMessage,
-		description: safeDescription,
+	const error = new NodeApiError(ctx.getNode(), response, {
+		message,
+		description,
 		httpCode: extra.httpCode,
 		itemIndex: extra.itemIndex,
 	});
+	// NodeApiError swaps a message that mentions a network error code for a generic one;
+	// ours says more, so it is put back.
+	error.message = message;
+	error.description = description;
+	return error;
+}
+
+interface Exchanged {
+	response: RawResponse;
+	/** Attempts made, time spent, and the last Retry-After, for error descriptions. */
+	attempts: Attempts;
+	/** Whether an earlier attempt may have been acted on (a write answered 5xx or cut off). */
+	actedBefore: boolean;
 }
 
 /**
  * One HTTP exchange with retries. Answers with any status are returned (the caller decides);
- * connections that fail after all retries throw a NodeApiError.
+ * requests that get no answer throw a NodeApiError once retries are over or not allowed.
  */
 async function exchange(
 	ctx: TransportContext,
@@ -129,46 +184,65 @@ async function exchange(
 	what: string,
 	secret: string | undefined,
 	request: Pick<ApiRequest, 'itemIndex' | 'retry'>,
-): Promise<RawResponse> {
+): Promise<Exchanged> {
 	const policy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
-	const method = options.method ?? 'GET';
+	const method = (options.method ?? 'GET').toUpperCase();
 	const startedAt = Date.now();
 	const signal = cancelSignal(ctx);
+	let actedBefore = false;
+	const cancelled = () =>
+		apiError(ctx, { message: `The execution was cancelled while trying to ${what}`, description: 'Nothing more was sent.' }, secret, {
+			itemIndex: request.itemIndex,
+		});
 	for (let attempt = 0; ; attempt++) {
+		if (signal?.aborted) throw cancelled();
 		let response: IN8nHttpFullResponse | undefined;
 		let outcome: Outcome;
+		let failure: { code: string; detail: string | undefined } | undefined;
 		try {
-			const send = { ...options, abortSignal: signal };
+			// A fresh options object per attempt: n8n writes into it (abort signal, auth headers).
+			const send: IHttpRequestOptions = { ...options, headers: { ...(options.headers ?? {}) }, abortSignal: signal };
 			response = (authenticated
 				? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, send)
 				: await ctx.helpers.httpRequest(send)) as IN8nHttpFullResponse;
 			outcome = { kind: 'status', status: response.statusCode };
-			if (response.statusCode < 400 || !shouldRetry(method, outcome)) {
-				return { statusCode: response.statusCode, headers: (response.headers ?? {}) as IDataObject, body: response.body };
-			}
 		} catch (error) {
-			const code = errorCode(error);
-			if (code === 'ERR_CANCELED') {
-				throw apiError(ctx, `The execution was cancelled while trying to ${what}`, 'Nothing more was sent.', secret, { itemIndex: request.itemIndex });
-			}
-			outcome = { kind: 'network', code };
-			if (!shouldRetry(method, outcome)) {
-				const text = describeNetworkError(code, what, options.timeout ?? DEFAULT_TIMEOUT_MS);
-				throw apiError(ctx, text.message, text.description, secret, { itemIndex: request.itemIndex });
-			}
+			failure = networkFailure(error);
+			if (signal?.aborted || failure.code === 'ERR_CANCELED') throw cancelled();
+			outcome = { kind: 'network', code: failure.code };
 		}
-		const retryAfter = response ? parseRetryAfter(response.headers?.['retry-after'], Date.now()) : undefined;
-		const delay = nextDelay(attempt, startedAt, Date.now(), policy, retryAfter);
+		const attempts: Attempts = { method, attempts: attempt + 1, elapsedMs: Date.now() - startedAt };
+		const done = () => ({
+			response: { statusCode: response!.statusCode, headers: (response!.headers ?? {}) as IDataObject, body: response!.body },
+			attempts,
+			actedBefore,
+		});
+		if (response && (response.statusCode < 400 || !shouldRetry(method, outcome))) return done();
+		let delay: number | undefined;
+		if (shouldRetry(method, outcome)) {
+			const retryAfter = response ? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now()) : undefined;
+			attempts.retryAfterMs = retryAfter;
+			delay = nextDelay(attempt, startedAt, Date.now(), policy, retryAfter);
+			attempts.retryAfterTooLong =
+				delay === undefined && retryAfter !== undefined && attempt + 1 < policy.maxAttempts && nextDelay(attempt, startedAt, Date.now(), policy) !== undefined;
+		}
 		if (delay === undefined) {
-			if (response) {
-				return { statusCode: response.statusCode, headers: (response.headers ?? {}) as IDataObject, body: response.body };
-			}
-			const text = describeNetworkError((outcome as { code: string }).code, what, options.timeout ?? DEFAULT_TIMEOUT_MS);
-			throw apiError(ctx, text.message, `${text.description} (${attempt + 1} attempts)`, secret, { itemIndex: request.itemIndex });
+			if (response) return done();
+			const text = describeNetworkError(failure!.code, what, options.timeout ?? DEFAULT_TIMEOUT_MS, attempts, safeDetail(failure!.detail, secret));
+			throw apiError(ctx, text, secret, { itemIndex: request.itemIndex });
 		}
-		ctx.logger?.debug?.(`Document Generation: ${method} ${what} retrying in ${delay} ms (attempt ${attempt + 1})`);
+		if (method !== 'GET' && mayHaveActed(outcome)) actedBefore = true;
+		ctx.logger?.debug?.(`Document Generation: ${what}: attempt ${attempt + 1} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`);
 		await pause(delay, signal);
 	}
+}
+
+function headerValue(headers: unknown, name: string): unknown {
+	if (!headers || typeof headers !== 'object') return undefined;
+	const record = headers as Record<string, unknown>;
+	if (name in record) return record[name];
+	const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+	return key === undefined ? undefined : record[key];
 }
 
 /**
@@ -193,7 +267,7 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest,
 	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<T> {
-	const { baseUrl, apiKey } = await credentials(ctx);
+	const { baseUrl, apiKey, timeoutMs } = await credentials(ctx);
 	const what = request.what ?? `${request.method} ${request.path}`;
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -201,16 +275,21 @@ export async function apiRequest<T = unknown>(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: request.timeoutMs ?? timeoutMs,
 	};
 	if (request.body !== undefined) {
 		options.body = request.body;
 		options.headers = { 'Content-Type': 'application/json' };
 	}
-	const response = await exchange(ctx, options, true, what, apiKey, request);
+	const { response, attempts, actedBefore } = await exchange(ctx, options, true, what, apiKey, request);
+	if (response.statusCode === 404 && request.method === 'DELETE' && actedBefore) {
+		// An earlier attempt was cut off or answered 5xx after the service deleted it: gone is
+		// what was asked for.
+		return undefined as T;
+	}
 	if (response.statusCode >= 400) {
-		const text = describeHttpError(response.statusCode, response.body, what);
-		throw apiError(ctx, text.message, text.description, apiKey, {
+		const text = describeHttpError(response.statusCode, response.body, what, attempts);
+		throw apiError(ctx, text, apiKey, {
 			itemIndex: request.itemIndex,
 			httpCode: String(response.statusCode),
 			body: response.body,
@@ -227,10 +306,13 @@ export async function apiRequest<T = unknown>(
 	}
 	const parsed = schema.safeParse(body);
 	if (!parsed.success) {
+		const write = !isIdempotent(request.method);
 		throw apiError(
 			ctx,
-			`The service answered with an unexpected shape while trying to ${what} (${firstIssue(parsed.error)})`,
-			'Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.',
+			{
+				message: `The service answered with an unexpected shape while trying to ${what} (${describeShape(body, parsed.error)})`,
+				description: `${write ? 'The document may have been created anyway: look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
+			},
 			apiKey,
 			{ itemIndex: request.itemIndex, httpCode: String(response.statusCode) },
 		);
@@ -248,8 +330,8 @@ export async function fetchFile(
 	url: string,
 	request: Pick<ApiRequest, 'itemIndex' | 'timeoutMs' | 'retry'> & { what: string },
 ): Promise<RawResponse> {
-	const { apiKey } = await credentials(ctx);
-	const response = await exchange(
+	const { apiKey, timeoutMs } = await credentials(ctx);
+	const { response } = await exchange(
 		ctx,
 		{
 			method: 'GET',
@@ -257,14 +339,15 @@ export async function fetchFile(
 			encoding: 'arraybuffer',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS * 4,
+			// Until the answer starts, then between chunks: a slow but flowing download is fine.
+			timeout: request.timeoutMs ?? timeoutMs,
 		},
 		false,
 		request.what,
 		apiKey,
 		request,
 	);
-	if (response.body !== undefined && !Buffer.isBuffer(response.body)) {
+	if (response.body !== undefined && response.body !== null && !Buffer.isBuffer(response.body)) {
 		const body = response.body as ArrayBuffer | string;
 		response.body = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
 	}

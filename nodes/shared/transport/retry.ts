@@ -5,7 +5,10 @@
  * Reads and idempotent writes (GET, PUT, DELETE) are retried on 408, 429, 5xx and dropped
  * connections. Create (POST) is not idempotent: it is retried only when the service cannot
  * have acted on it, i.e. a 429 (refused before processing) or a connection that was never
- * established; never after a 5xx or a timeout once the request was sent.
+ * established; never after a 5xx, a dropped connection or a timeout once the request was sent.
+ *
+ * A request that timed out is not repeated, whatever the method: the timeout is the user's
+ * bound on waiting for one answer, and repeating it would multiply that wait.
  */
 export interface RetryPolicy {
 	/** Attempts in all, the first included. */
@@ -23,23 +26,39 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 8_000,
 };
 
-/** Error codes of connections that never reached the service: nothing was sent. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-/** Error codes of connections that broke or hung after the request may have been sent. */
-const BROKEN = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'ECONNCLOSED', 'UND_ERR_SOCKET']);
+/** Connections that never reached the service: nothing was sent, so any method may be repeated. */
+const NEVER_SENT = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'UND_ERR_CONNECT_TIMEOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+/** Connections that broke after the request may have been sent. */
+const BROKEN = new Set(['ECONNRESET', 'EPIPE', 'ECONNCLOSED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE']);
+/** No answer within the timeout (axios says ECONNABORTED, or ETIMEDOUT when told to). */
+const TIMED_OUT = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export type NetworkKind = 'never-sent' | 'broken' | 'timeout' | 'other';
 
 export type Outcome = { kind: 'status'; status: number } | { kind: 'network'; code: string };
 
+export function networkKind(code: string): NetworkKind {
+	if (NEVER_SENT.has(code)) return 'never-sent';
+	if (BROKEN.has(code)) return 'broken';
+	if (TIMED_OUT.has(code)) return 'timeout';
+	return 'other';
+}
+
 export function isIdempotent(method: string): boolean {
-	return method.toUpperCase() !== 'POST';
+	return method.toUpperCase() !== 'POST' && method.toUpperCase() !== 'PATCH';
 }
 
 export function isRetryableStatus(status: number): boolean {
-	return status === 408 || status === 429 || status >= 500;
-}
-
-export function isNetworkCode(code: string): boolean {
-	return NEVER_SENT.has(code) || BROKEN.has(code);
+	return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
 
 /** Whether this outcome of this method may be tried again without risk of acting twice. */
@@ -48,18 +67,41 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
 		if (!isRetryableStatus(outcome.status)) return false;
 		return isIdempotent(method) || outcome.status === 429;
 	}
-	if (NEVER_SENT.has(outcome.code)) return true;
-	return isIdempotent(method) && BROKEN.has(outcome.code);
+	const kind = networkKind(outcome.code);
+	if (kind === 'never-sent') return true;
+	if (kind === 'broken') return isIdempotent(method);
+	return false;
 }
 
-/** `Retry-After` in milliseconds: delta-seconds or an HTTP date; undefined when absent or junk. */
+/**
+ * Whether the service may have acted on an attempt that ended this way (a write that reached
+ * it and then failed or broke). A 429 and a connection never made mean it did not.
+ */
+export function mayHaveActed(outcome: Outcome): boolean {
+	if (outcome.kind === 'status') return outcome.status >= 500;
+	const kind = networkKind(outcome.code);
+	return kind === 'broken' || kind === 'timeout' || kind === 'other';
+}
+
+const HTTP_DATE = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? +\d{1,2}[ -][a-z]{3}[ -]\d{2,4} +\d{1,2}:\d{2}:\d{2} +gmt$|^(mon|tue|wed|thu|fri|sat|sun) +[a-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4}$/i;
+
+/**
+ * `Retry-After` in milliseconds: delta-seconds or an HTTP date (IMF-fixdate, RFC 850 or
+ * asctime); undefined when absent or junk. A date in the past means "now" (0).
+ */
 export function parseRetryAfter(header: unknown, nowMs: number): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-	const text = String(value).trim();
+	const value = Array.isArray(header) ? (header as unknown[])[0] : header;
+	if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
 	if (text === '') return undefined;
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
+	if (/^\d+(\.\d+)?$/.test(text)) {
+		const ms = Math.round(Number(text) * 1000);
+		return Number.isFinite(ms) ? ms : undefined;
+	}
+	if (!HTTP_DATE.test(text)) return undefined;
+	// asctime has no zone and means GMT; Date.parse would read it as local time.
+	const date = Date.parse(/gmt$/i.test(text) ? text : `${text} GMT`);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - nowMs);
 }
@@ -71,8 +113,10 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
 }
 
 /**
- * The wait before the next attempt, or undefined when there must be none (attempts or budget
- * spent). `retryAfterMs`, when the service sent one, wins over the backoff.
+ * The wait before the next attempt (after attempt number `attempt`, 0 for the first), or
+ * undefined when there must be none: attempts spent, or the wait would end past the budget.
+ * When the service sent `Retry-After`, the wait is at least that long (never shorter than
+ * the backoff either, so `Retry-After: 0` cannot make us hammer the service).
  */
 export function nextDelay(
 	attempt: number,
@@ -83,7 +127,8 @@ export function nextDelay(
 	random: () => number = Math.random,
 ): number | undefined {
 	if (attempt + 1 >= policy.maxAttempts) return undefined;
-	const delay = retryAfterMs !== undefined ? retryAfterMs : backoffDelay(attempt, policy, random);
+	const backoff = backoffDelay(attempt, policy, random);
+	const delay = retryAfterMs !== undefined ? Math.max(retryAfterMs, backoff) : backoff;
 	if (now + delay - startedAt > policy.budgetMs) return undefined;
 	return delay;
 }

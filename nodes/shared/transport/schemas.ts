@@ -70,3 +70,13 @@ export function firstIssue(error: z.ZodError): string {
 	const path = issue.path.length ? issue.path.join('.') : '(top level)';
 	return `${path}: ${issue.message}`;
 }
+
+/** Why an answer failed its check, in words: text where JSON was expected, or the first issue. */
+export function describeShape(body: unknown, error: z.ZodError): string {
+	if (body === undefined || body === null || body === '') return 'an empty answer';
+	if (typeof body === 'string') {
+		return body.trimStart().startsWith('<') ? 'an HTML page instead of JSON' : 'text instead of JSON';
+	}
+	if (Array.isArray(body)) return 'a list where an object was expected';
+	return firstIssue(error);
+}

@@ -1,0 +1,324 @@
+/**
+ * Fault injection through the real n8n engine against the sandbox: what is retried, what is
+ * never repeated, Retry-After, timeouts, and answers of an unexpected shape.
+ * Timings are measured from the sandbox's request log and printed; assertions on time are
+ * lower bounds where a wait is promised and generous upper bounds otherwise.
+ */
+import * as net from 'net';
+
+import { runNode } from '../harness';
+import { startSandbox, type Sandbox } from '../sandbox';
+import { JS_ERROR_TEXT, KEY, arrivals, creds, expectCleanError, expectNoSecret, op, sandbox } from './helpers';
+
+let sb: Sandbox;
+let templateId: string;
+
+beforeAll(async () => {
+	sb = await sandbox();
+	templateId = sb.templates[0].id;
+});
+afterAll(async () => {
+	await sb.close();
+});
+beforeEach(() => {
+	sb.faults.clear();
+	sb.resetRequests();
+});
+
+const DOC_CARD = '/api/v1/document_cards/';
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
+
+describe('Retry-After', () => {
+	test('delta-seconds on a 503 GET: the next attempt waits that long', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add({ type: 'status', status: 503, retryAfter: '2', method: 'GET', path: DOC_CARD });
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json.id).toBe(id);
+		const times = arrivals(sb, 'GET', DOC_CARD);
+		expect(times).toHaveLength(2);
+		const [gap] = gaps(times);
+		console.log(`Retry-After: 2 → gap between attempts ${gap} ms`);
+		expect(gap).toBeGreaterThanOrEqual(1990);
+		expect(gap).toBeLessThan(6000);
+	});
+
+	test('HTTP date on a 429 GET: the next attempt waits until then', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		const date = new Date(Date.now() + 3000).toUTCString();
+		sb.faults.add({ type: 'status', status: 429, retryAfter: date, method: 'GET', path: DOC_CARD });
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		const times = arrivals(sb, 'GET', DOC_CARD);
+		expect(times).toHaveLength(2);
+		const asked = Date.parse(date) - times[0];
+		const [gap] = gaps(times);
+		console.log(`Retry-After: <date ${asked} ms after the first attempt> → gap ${gap} ms`);
+		expect(asked).toBeGreaterThan(1000);
+		expect(gap).toBeGreaterThanOrEqual(asked - 50);
+		expect(gap).toBeLessThan(asked + 4000);
+	});
+
+	test('a Retry-After longer than the retry budget ends at once with a clear error', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add({ type: 'status', status: 429, retryAfter: '3600', method: 'GET', path: DOC_CARD });
+		const started = Date.now();
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.name).toBe('NodeApiError');
+		expect(e.httpCode).toBe('429');
+		expect(e.message).toBe(`The service is rate limiting requests (429) while trying to get document ${id}`);
+		expect(e.description).toMatch(/asked to wait 3600 s before trying again, longer than this node waits/);
+		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(1);
+		expect(Date.now() - started).toBeLessThan(5000);
+	});
+});
+
+describe('create (POST) is never repeated once the service may have acted', () => {
+	const createParams = () => op.create(templateId, { payload: '{"n": 1}' });
+
+	test('429 (refused before processing) is retried: exactly one document', async () => {
+		const before = sb.documents.size;
+		sb.faults.add({ type: 'status', status: 429, retryAfter: '1', method: 'POST', path: '/api/v1/documents' });
+		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items).toHaveLength(1);
+		expect(sb.count({ method: 'POST' })).toBe(2);
+		expect(sb.documents.size).toBe(before + 1);
+		expect(sb.documents.has(String(r.items[0].json.id))).toBe(true);
+		const [gap] = gaps(arrivals(sb, 'POST', '/api/v1/documents'));
+		console.log(`429 on create with Retry-After: 1 → gap ${gap} ms`);
+		expect(gap).toBeGreaterThanOrEqual(990);
+	});
+
+	test('502 after the service stored it: not retried, an error that says so, exactly one document', async () => {
+		const before = sb.documents.size;
+		sb.faults.add({ type: 'status', status: 502, afterHandling: true, method: 'POST', path: '/api/v1/documents' });
+		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.name).toBe('NodeApiError');
+		expect(e.httpCode).toBe('502');
+		expect(e.message).toBe('The service failed with 502 while trying to create a document');
+		expect(e.description).toMatch(/not repeated.*may already have stored the document/);
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before + 1);
+	});
+
+	test('503 before handling is not retried either (the node cannot tell)', async () => {
+		const before = sb.documents.size;
+		sb.faults.add({ type: 'status', status: 503, method: 'POST', path: '/api/v1/documents' });
+		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
+		expect(expectCleanError(r.error).httpCode).toBe('503');
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before);
+	});
+
+	test('connection reset after handling: not retried, exactly one document', async () => {
+		const before = sb.documents.size;
+		sb.faults.add({ type: 'reset-after-handling', method: 'POST', path: '/api/v1/documents' });
+		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.name).toBe('NodeApiError');
+		expect(e.message).toBe('The connection to the service broke while trying to create a document');
+		expect(e.description).toMatch(/ECONNRESET/);
+		expect(e.description).toMatch(/may already have stored the document/);
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before + 1);
+		expectNoSecret(r, [KEY]);
+	});
+
+	test('connection refused (nothing sent) is retried: the document is created once the service is up', async () => {
+		// A port nobody listens on; the service comes up there while the node retries. The
+		// same seed gives the same template ids, learnt from a first start.
+		const probe = await startSandbox({ apiKey: KEY, seed: 42 });
+		const lateTemplate = probe.templates[0].id;
+		await probe.close();
+		const port = await freePort();
+		let late: Sandbox | undefined;
+		let upAt = 0;
+		const t0 = Date.now();
+		const starting = new Promise<void>((resolve) => {
+			setTimeout(() => {
+				void startSandbox({ apiKey: KEY, port, seed: 42 }).then((s) => {
+					late = s;
+					upAt = Date.now();
+					resolve();
+				});
+			}, 400);
+		});
+		try {
+			const r = await runNode({
+				parameters: op.create(lateTemplate, { payload: '{"n": 2}' }),
+				credentials: { apiKey: KEY, baseUrl: `http://127.0.0.1:${port}` },
+			});
+			await starting;
+			expect(upAt - t0).toBeGreaterThanOrEqual(350);
+			expect(r.error).toBeUndefined();
+			expect(late!.count({ method: 'POST' })).toBe(1);
+			expect(late!.documents.has(String(r.items[0].json.id))).toBe(true);
+		} finally {
+			await starting;
+			await late?.close();
+		}
+	});
+});
+
+describe('reads and idempotent writes are retried', () => {
+	test('dropped connections on GET are retried until an answer comes', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add({ type: 'drop', method: 'GET', path: DOC_CARD, times: 2 });
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json.id).toBe(id);
+		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(3);
+		expect(sb.requests.map((q) => q.fault ?? null)).toEqual(['drop', 'drop', null]);
+	});
+
+	test('a reset after handling on PUT (update) is retried: the update is idempotent', async () => {
+		const id = sb.createDocument({ status: 'draft' }).id;
+		sb.faults.add({ type: 'reset-after-handling', method: 'PUT', path: '/api/v1/documents/' });
+		const r = await runNode({ parameters: op.update(id, { payload: '{"v": 2}', status: 'draft' }), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(sb.count({ method: 'PUT' })).toBe(2);
+		expect(JSON.parse(sb.documents.get(id)!.payload)).toEqual({ v: 2 });
+	});
+
+	test('a 502 after the delete was done: the retry finds it gone, which is what was asked', async () => {
+		const id = sb.createDocument({ status: 'draft' }).id;
+		sb.faults.add({ type: 'status', status: 502, afterHandling: true, method: 'DELETE' });
+		const r = await runNode({ parameters: op.delete(id), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json).toEqual({ deleted: true, id });
+		expect(sb.requests.filter((q) => q.method === 'DELETE').map((q) => q.status)).toEqual([502, 404]);
+		expect(sb.documents.has(id)).toBe(false);
+	});
+
+	test('a delete of an unknown document is still a 404 error (no earlier attempt)', async () => {
+		const id = '00000000-0000-4000-8000-000000000000';
+		const r = await runNode({ parameters: op.delete(id), credentials: creds(sb) });
+		expect(expectCleanError(r.error).httpCode).toBe('404');
+	});
+
+	test('422 and 404 are not retried', async () => {
+		const r = await runNode({ parameters: op.get('00000000-0000-4000-8000-000000000001'), credentials: creds(sb) });
+		expect(expectCleanError(r.error).httpCode).toBe('404');
+		expect(sb.count()).toBe(1);
+		sb.resetRequests();
+		sb.faults.add({ type: 'status', status: 422, method: 'GET', body: { errors: { status: ['is not included in the list'] } } });
+		const r2 = await runNode({ parameters: op.getAll({ limit: 5 }), credentials: creds(sb) });
+		const e = expectCleanError(r2.error);
+		expect(e.message).toBe('The service refused the data (422): is not included in the list');
+		expect(sb.count()).toBe(1);
+	});
+});
+
+describe('timeouts', () => {
+	test('a hanging GET ends at the configured Request Timeout with a clear error, not repeated', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add({ type: 'delay', delayMs: 120_000, method: 'GET', path: DOC_CARD });
+		const started = Date.now();
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb, { requestTimeout: 1 }) });
+		const elapsed = Date.now() - started;
+		console.log(`hanging GET with Request Timeout 1 s → error after ${elapsed} ms`);
+		const e = expectCleanError(r.error);
+		expect(e.name).toBe('NodeApiError');
+		expect(e.message).toBe(`The service did not answer within 1 s while trying to get document ${id}`);
+		expect(e.description).toMatch(/Request Timeout/);
+		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(1);
+		expect(elapsed).toBeGreaterThanOrEqual(950);
+		expect(elapsed).toBeLessThan(6000);
+		expectNoSecret(r, [KEY]);
+	});
+
+	test('a slow answer within the timeout is fine', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add({ type: 'delay', delayMs: 500, method: 'GET', path: DOC_CARD });
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb, { requestTimeout: 3 }) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json.id).toBe(id);
+	});
+
+	test('a hanging create times out, is not repeated, and says it may have been stored', async () => {
+		sb.faults.add({ type: 'delay', delayMs: 120_000, method: 'POST', path: '/api/v1/documents' });
+		const r = await runNode({ parameters: op.create(templateId, { payload: '{}' }), credentials: creds(sb, { requestTimeout: 1 }) });
+		const e = expectCleanError(r.error);
+		expect(e.message).toBe('The service did not answer within 1 s while trying to create a document');
+		expect(e.description).toMatch(/may still have been stored/);
+		expect(sb.count({ method: 'POST' })).toBe(1);
+	});
+});
+
+describe('answers of an unexpected shape become clear errors', () => {
+	test.each([
+		['an object without the envelope', { unexpected: true }, /unexpected shape while trying to get document .* \(document_card: Required\)/],
+		['a card without an id', { document_card: { status: 'success' } }, /\(document_card\.id: Required\)/],
+		['a card whose id is a number', { document_card: { id: 7, status: 'success' } }, /\(document_card\.id: Expected string, received number\)/],
+		['an HTML page with 200', '<html><body>Captive portal</body></html>', /an HTML page instead of JSON/],
+		['plain text with 200', 'OK', /text instead of JSON/],
+		['a list', [1, 2, 3], /a list where an object was expected/],
+	])('get: %s', async (_label, body, message) => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add({ type: 'status', status: 200, body: body as object, method: 'GET', path: DOC_CARD });
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.name).toBe('NodeApiError');
+		expect(e.message).toMatch(message);
+		expect(e.description).toMatch(/Base URL/);
+	});
+
+	test('list: document_cards is not a list', async () => {
+		sb.faults.add({ type: 'status', status: 200, body: { document_cards: 'nope', meta: {} }, method: 'GET', path: '/api/v1/document_cards' });
+		const r = await runNode({ parameters: op.getAll({ limit: 5 }), credentials: creds(sb) });
+		expect(expectCleanError(r.error).message).toMatch(/\(document_cards: Expected array, received string\)/);
+	});
+
+	test('create answered 201 with an empty object: says the document may exist', async () => {
+		sb.faults.add({ type: 'status', status: 201, body: {}, afterHandling: true, method: 'POST', path: '/api/v1/documents' });
+		const r = await runNode({ parameters: op.create(templateId, { payload: '{}' }), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.message).toMatch(/unexpected shape while trying to create a document \(document: Required\)/);
+		expect(e.description).toMatch(/may have been created/);
+	});
+
+	test('error answers of every body shape read well', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		const cases: Array<[number, object | string, RegExp]> = [
+			[404, { errors: [{ status: '404', title: 'Not Found', detail: 'No such card' }] }, /^Not found \(404\)/],
+			[422, { errors: { document_template: ['must exist'] } }, /^The service refused the data \(422\): document template must exist$/],
+			[400, { error: 'unexpected character' }, /^The service could not read the request \(400\): unexpected character$/],
+			[418, '<html><body>teapot</body></html>', /^Unexpected answer 418 while trying to get document/],
+			[409, '', /^Unexpected answer 409 while trying to get document/],
+		];
+		for (const [status, body, message] of cases) {
+			sb.faults.add({ type: 'status', status, body: body as object, method: 'GET', path: DOC_CARD });
+			const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+			const e = expectCleanError(r.error);
+			expect(e.httpCode).toBe(String(status));
+			expect(e.message).toMatch(message);
+			expect(e.message).not.toMatch(JS_ERROR_TEXT);
+		}
+	});
+});
+
+describe("n8n's resend after a 401", () => {
+	test('does not happen: our requests ignore HTTP status errors, so a 401 is sent once', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		const r = await runNode({ parameters: op.get(id), credentials: { ...creds(sb), apiKey: 'sk_wrong_RESILIENCE_00000000' } });
+		const e = expectCleanError(r.error);
+		expect(e.httpCode).toBe('401');
+		expect(e.message).toBe('Authentication failed: the API key was refused (401)');
+		expect(sb.count()).toBe(1);
+		expectNoSecret(r, ['sk_wrong_RESILIENCE_00000000', KEY]);
+	});
+});
+
+async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}

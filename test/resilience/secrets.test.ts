@@ -1,0 +1,204 @@
+/**
+ * The API key appears in no output, error or log line, on every error path, through the real
+ * engine; `auth_token` never leaves the account operation.
+ *
+ * Everything the run leaves is searched: the error as n8n stored it (its `raw` copy, `context`,
+ * `cause`, `description`, `stack`, `errorResponse`, also non-enumerable properties), the error
+ * INSTANCE the node threw (n8n hands it to its ErrorReporter, i.e. Sentry, with its whole
+ * `cause` chain; the stored copy drops `cause`), the run data, the output items (also error
+ * items under "continue on fail"), and every call to n8n's Logger and LoggerProxy (captured;
+ * the engine's own logging included).
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { ErrorReporter } from 'n8n-core';
+import { LoggerProxy } from 'n8n-workflow';
+
+import { runNode, testCredential, type RunNodeResult } from '../harness';
+import type { Sandbox } from '../sandbox';
+import { JS_ERROR_TEXT, KEY, allText, creds, expectCleanError, expectNoSecret, op, sandbox } from './helpers';
+
+class CaptureLogger {
+	lines: Array<{ level: string; message: unknown; meta: unknown }> = [];
+	error = (message: unknown, meta?: unknown) => this.lines.push({ level: 'error', message, meta });
+	warn = (message: unknown, meta?: unknown) => this.lines.push({ level: 'warn', message, meta });
+	info = (message: unknown, meta?: unknown) => this.lines.push({ level: 'info', message, meta });
+	debug = (message: unknown, meta?: unknown) => this.lines.push({ level: 'debug', message, meta });
+	verbose = (message: unknown, meta?: unknown) => this.lines.push({ level: 'verbose', message, meta });
+	scoped = () => this;
+}
+
+const logs = new CaptureLogger();
+Container.set(Logger, logs as unknown as Logger);
+LoggerProxy.init(logs as unknown as Parameters<typeof LoggerProxy.init>[0]);
+/** The error instances the engine reported (what the node threw, not a copy). */
+const reported = jest.spyOn(Container.get(ErrorReporter), 'error');
+
+const WRONG_KEY = 'sk_live_WRONGKEY_0a1b2c3d4e5f6789';
+let sb: Sandbox;
+let templateId: string;
+let docId: string;
+
+beforeAll(async () => {
+	sb = await sandbox();
+	templateId = sb.templates[0].id;
+	docId = sb.createDocument({ status: 'success' }).id;
+});
+afterAll(async () => {
+	await sb.close();
+	// Every log line of the whole file, at the end: none may carry a key.
+	const text = allText(logs.lines);
+	expect(text.includes(KEY)).toBe(false);
+	expect(text.includes(WRONG_KEY)).toBe(false);
+});
+beforeEach(() => {
+	sb.faults.clear();
+	sb.resetRequests();
+	reported.mockClear();
+});
+
+function checkEverywhere(r: RunNodeResult) {
+	expectNoSecret(r, [KEY, WRONG_KEY]);
+	const text = allText([logs.lines, reported.mock.calls]);
+	expect(text.includes(KEY)).toBe(false);
+	expect(text.includes(WRONG_KEY)).toBe(false);
+}
+
+const CONTINUE = { onError: 'continueRegularOutput' as const };
+const CARD = '/api/v1/document_cards/';
+
+describe.each([
+	['stop on error', undefined],
+	['continue on fail', CONTINUE],
+])('error paths (%s)', (_mode, nodeSettings) => {
+	const scenarios: Array<[string, () => Promise<RunNodeResult>, RegExp]> = [
+		['401 with a wrong key', async () => await runNode({ parameters: op.get(docId), credentials: { ...creds(sb), apiKey: WRONG_KEY }, nodeSettings }), /401/],
+		['404', async () => await runNode({ parameters: op.get('00000000-0000-4000-8000-00000000abcd'), credentials: creds(sb), nodeSettings }), /Not found \(404\)/],
+		['422 unknown template', async () => await runNode({ parameters: op.create('00000000-0000-4000-8000-00000000abcd'), credentials: creds(sb), nodeSettings }), /refused the data \(422\)/],
+		[
+			'400 whose body echoes the key and header',
+			async () => {
+				sb.faults.add({ type: 'status', status: 400, method: 'GET', body: { error: `Bad header "Authorization: Bearer ${KEY}"` } });
+				return await runNode({ parameters: op.get(docId), credentials: creds(sb), nodeSettings });
+			},
+			/could not read the request \(400\): Bad header "Authorization: Bearer \*\*\*"/,
+		],
+		[
+			'503 on create whose HTML body echoes the key',
+			async () => {
+				sb.faults.add({ type: 'status', status: 503, method: 'POST', body: `<html>token ${KEY}</html>` });
+				return await runNode({ parameters: op.create(templateId), credentials: creds(sb), nodeSettings });
+			},
+			/failed with 503/,
+		],
+		[
+			'connection reset on create (n8n wraps the axios error, request headers inside)',
+			async () => {
+				sb.faults.add({ type: 'reset-after-handling', method: 'POST' });
+				return await runNode({ parameters: op.create(templateId), credentials: creds(sb), nodeSettings });
+			},
+			/connection to the service broke/,
+		],
+		[
+			'timeout',
+			async () => {
+				sb.faults.add({ type: 'delay', delayMs: 60_000, method: 'GET' });
+				return await runNode({ parameters: op.get(docId), credentials: creds(sb, { requestTimeout: 1 }), nodeSettings });
+			},
+			/did not answer within 1 s/,
+		],
+		[
+			'invalid Base URL',
+			async () => await runNode({ parameters: op.get(docId), credentials: { apiKey: KEY, baseUrl: 'http://exa mple.invalid' }, nodeSettings }),
+			/could not be made/,
+		],
+		[
+			'answer of an unexpected shape',
+			async () => {
+				sb.faults.add({ type: 'status', status: 200, method: 'GET', body: { document_card: { id: 5, token: KEY } } });
+				return await runNode({ parameters: op.get(docId), credentials: creds(sb), nodeSettings });
+			},
+			/unexpected shape/,
+		],
+		[
+			'account answer of an unexpected shape carrying auth_token',
+			async () => {
+				sb.faults.add({ type: 'status', status: 200, method: 'GET', path: '/api/v1/current_user', body: { current_user: { auth_token: KEY, email: 'a@b.c' } } });
+				return await runNode({ parameters: op.account(), credentials: creds(sb), nodeSettings });
+			},
+			/unexpected shape while trying to read the account \(current_user\.id: Required\)/,
+		],
+	];
+
+	test.each(scenarios)('%s', async (_label, run, message) => {
+		const r = await run();
+		if (nodeSettings) {
+			expect(r.error).toBeUndefined();
+			expect(r.items).toHaveLength(1);
+			expect(String(r.items[0].json.error)).toMatch(message);
+			expect(String(r.items[0].json.error)).not.toMatch(JS_ERROR_TEXT);
+		} else {
+			const e = expectCleanError(r.error);
+			expect(e.message).toMatch(message);
+			// the search must reach the error's parts: the message is found there
+			expect(allText(r.error)).toContain(e.message);
+			// the thrown instance itself, as the engine reported it
+			expect(reported).toHaveBeenCalledTimes(1);
+			expect((reported.mock.calls[0][0] as Error).message).toBe(e.message);
+		}
+		checkEverywhere(r);
+	});
+});
+
+test('the search reaches non-enumerable causes (control)', () => {
+	const inner = new Error(`header Bearer ${KEY}`);
+	const outer = new Error('outer', { cause: inner });
+	expect(allText({ wrapped: outer }).includes(KEY)).toBe(true);
+});
+
+test('a retried request is logged (debug), without the key', async () => {
+	logs.lines.length = 0;
+	sb.faults.add({ type: 'drop', method: 'GET', path: CARD });
+	const r = await runNode({ parameters: op.get(docId), credentials: creds(sb) });
+	expect(r.error).toBeUndefined();
+	const retryLines = logs.lines.filter((l) => /retrying in \d+ ms/.test(String(l.message)));
+	expect(retryLines).toHaveLength(1);
+	expect(String(retryLines[0].message)).toMatch(new RegExp(`get document ${docId}: attempt 1 failed \\(ECONNRESET\\)`));
+	checkEverywhere(r);
+});
+
+test('auth_token never leaves the account operation (the sandbox sets it to the API key)', async () => {
+	const r = await runNode({ parameters: op.account(), credentials: creds(sb), items: [{}, {}] });
+	expect(r.error).toBeUndefined();
+	expect(r.items).toHaveLength(2);
+	for (const item of r.items) {
+		expect(item.json.id).toBe(sb.account.id);
+		expect('auth_token' in item.json).toBe(false);
+	}
+	checkEverywhere(r);
+});
+
+test('the requests themselves carry the key only in the Authorization header', async () => {
+	await runNode({ parameters: op.create(templateId, { payload: '{"a": 1}' }), credentials: creds(sb) });
+	expect(sb.requests.length).toBeGreaterThan(0);
+	for (const req of sb.requests) {
+		expect(req.authorization).toBe(`Bearer ${KEY}`);
+		expect(allText([req.path, req.rawQuery, req.body]).includes(KEY)).toBe(false);
+	}
+});
+
+test('downloads send no Authorization header to the file host', async () => {
+	const r = await runNode({ parameters: op.download(docId), credentials: creds(sb) });
+	expect(r.error).toBeUndefined();
+	const files = sb.requests.filter((q) => !q.path.startsWith('/api/'));
+	expect(files.length).toBe(1);
+	expect(files[0].authorization).toBeUndefined();
+	expect(allText(files[0].headers).includes(KEY)).toBe(false);
+	checkEverywhere(r);
+});
+
+test('the credential test with a wrong key shows no key', async () => {
+	const result = await testCredential({ ...creds(sb), apiKey: WRONG_KEY });
+	expect(result.status).toBe('Error');
+	expect(allText(result).includes(WRONG_KEY)).toBe(false);
+});

@@ -1,0 +1,221 @@
+/** Unit tests of the pure input checks (nodes/shared/helpers/parse.ts). */
+import fc from 'fast-check';
+
+import {
+	InputError,
+	isUuid,
+	jsonProblem,
+	normalizeBaseUrl,
+	parseId,
+	parseIdList,
+	parseJsonLoose,
+	parseJsonObject,
+	parsePositiveInteger,
+	preview,
+	toUnixSeconds,
+} from '../../nodes/shared/helpers/parse';
+
+const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
+const ID2 = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+
+/** The thrown InputError (fails the test when nothing or something else is thrown). */
+function refusal(fn: () => unknown): InputError {
+	try {
+		fn();
+	} catch (error) {
+		expect(error).toBeInstanceOf(InputError);
+		return error as InputError;
+	}
+	throw new Error('expected an InputError');
+}
+
+const JS_ERROR_TEXT = /TypeError|Cannot read properties|undefined is not|is not a function|\[object Object\]|Unexpected token/;
+
+describe('parseId', () => {
+	test('plain, padded, upper-case, locator, URL and path forms', () => {
+		expect(parseId(ID, 'document ID')).toBe(ID);
+		expect(parseId(`  ${ID}\n`, 'document ID')).toBe(ID);
+		expect(parseId(ID.toUpperCase(), 'document ID')).toBe(ID);
+		expect(parseId({ __rl: true, mode: 'id', value: ID }, 'document ID')).toBe(ID);
+		expect(parseId(`https://dashboard.pdfmonkey.io/documents/${ID}`, 'document ID')).toBe(ID);
+		expect(parseId(`?id=${ID}`, 'document ID')).toBe(ID);
+	});
+
+	test.each([
+		['empty', ''],
+		['spaces', '   '],
+		['undefined', undefined],
+		['null', null],
+		['number', 42],
+		['array', [ID]],
+		['locator without value', { __rl: true, mode: 'id', value: '' }],
+		['short', '1b2c3d4e'],
+		['id with suffix', `${ID}x`],
+		['id glued to text', `abc${ID}`],
+		['path traversal', `../${ID}/../../current_user`],
+		['query injection', `${ID}?q=1`],
+	])('refuses %s with a message naming the field', (_label, value) => {
+		const e = refusal(() => parseId(value, 'document ID'));
+		expect(e.message).toMatch(/document ID/);
+		expect(e.hint).toMatch(/UUID/);
+		expect(e.message).not.toMatch(JS_ERROR_TEXT);
+	});
+
+	test('anything accepted is a lower-case UUID (safe to put in a path)', () => {
+		fc.assert(
+			fc.property(fc.oneof(fc.string(), fc.uuid(), fc.uuid().map((u) => `x/${u}`), fc.anything()), (value) => {
+				try {
+					const id = parseId(value, 'document ID');
+					return isUuid(id) && id === id.toLowerCase();
+				} catch (error) {
+					return error instanceof InputError && !JS_ERROR_TEXT.test(error.message);
+				}
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe('parseJsonObject', () => {
+	test('objects and JSON text of one object', () => {
+		expect(parseJsonObject({ a: 1 }, 'payload')).toEqual({ a: 1 });
+		expect(parseJsonObject('{"a": [1, "二", "🙂"]}', 'payload')).toEqual({ a: [1, '二', '🙂'] });
+		expect(parseJsonObject('  {}  ', 'payload')).toEqual({});
+	});
+
+	test('empty values mean "not given"', () => {
+		for (const value of [undefined, null, '', '   ']) expect(parseJsonObject(value, 'payload')).toBeUndefined();
+	});
+
+	test.each([
+		['array', [1, 2], /must be one JSON object, but it is an array/],
+		['array text', '[{"a":1}]', /must be one JSON object, but it is an array/],
+		['number text', '42', /but it is a number/],
+		['string text', '"hi"', /but it is a text/],
+		['null text', 'null', /but it is null/],
+		['boolean', true, /but it is a boolean/],
+		['number', 7, /but it is a number/],
+		['broken JSON', '{"a": ', /is not valid JSON/],
+		['not JSON', 'customer=Ada', /is not valid JSON/],
+	])('refuses %s', (_label, value, message) => {
+		const e = refusal(() => parseJsonObject(value, 'payload'));
+		expect(e.message).toMatch(/payload/);
+		expect(e.message).toMatch(message);
+		expect(e.hint).toMatch(/object/);
+	});
+
+	test.each([
+		['customer=Ada', /^unexpected "c"; check quotes, commas and brackets$/],
+		['{"a": ', /^it ends too early/],
+		['{a:1}', /^names need double quotes.* at character 2$/],
+		['{"a":1,}', /^names need double quotes.* at character 8$/],
+		['{"a" 1}', /^a ":" is missing after a name at character 6$/],
+		['{"a":"x}', /^a text in quotes is not closed at character 9$/],
+		['{"a":1} x', /^there is more text after the end of the object at character 9$/],
+		['[1,]', /^unexpected "\]"/],
+	])('broken JSON %j is described in plain words', (text, problem) => {
+		const e = refusal(() => parseJsonObject(text, 'payload'));
+		expect(e.message).toMatch(/^The payload is not valid JSON \(/);
+		expect(e.message).not.toMatch(JS_ERROR_TEXT);
+		expect(e.message).not.toMatch(/Unexpected token|is not valid JSON\)$/);
+		let parserMessage = '';
+		try {
+			JSON.parse(text);
+		} catch (error) {
+			parserMessage = (error as Error).message;
+		}
+		expect(jsonProblem(parserMessage)).toMatch(problem);
+	});
+
+	test('an array hint says how to wrap it', () => {
+		expect(refusal(() => parseJsonObject([], 'payload')).hint).toMatch(/Wrap the list in an object/);
+	});
+
+	test('never crashes on any value', () => {
+		fc.assert(
+			fc.property(fc.oneof(fc.anything(), fc.json(), fc.string()), (value) => {
+				try {
+					const out = parseJsonObject(value, 'meta');
+					return out === undefined || (typeof out === 'object' && out !== null && !Array.isArray(out));
+				} catch (error) {
+					return error instanceof InputError && !JS_ERROR_TEXT.test(error.message);
+				}
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe('parseIdList', () => {
+	test('arrays, comma/space/newline separated text, locators; de-duplicated, lower-cased', () => {
+		expect(parseIdList([ID, ID2], 'template filter')).toEqual([ID, ID2]);
+		expect(parseIdList(`${ID}, ${ID2.toUpperCase()}\n${ID}`, 'template filter')).toEqual([ID, ID2]);
+		expect(parseIdList([`${ID},${ID2}`], 'template filter')).toEqual([ID, ID2]);
+		expect(parseIdList([{ value: ID }], 'template filter')).toEqual([ID]);
+		for (const empty of [undefined, null, '', [], [''], ' , ']) expect(parseIdList(empty, 'template filter')).toEqual([]);
+	});
+
+	test.each([['nope'], [[ID, 'nope']], [42], [[{}]], [[null, 'x']]])('refuses %j', (value) => {
+		const e = refusal(() => parseIdList(value, 'template filter'));
+		expect(e.message).toMatch(/template filter contains ".*", which is not a valid ID/);
+	});
+});
+
+describe('toUnixSeconds', () => {
+	test('ISO text, Date, epoch ms, epoch seconds text, Luxon-like objects', () => {
+		expect(toUnixSeconds('2026-01-31T09:00:00Z', 'date')).toBe(1769850000);
+		expect(toUnixSeconds(new Date(1769850000123), 'date')).toBe(1769850000);
+		expect(toUnixSeconds(1769850000999, 'date')).toBe(1769850000);
+		expect(toUnixSeconds('1769850000', 'date')).toBe(1769850000);
+		expect(toUnixSeconds({ toMillis: () => 1769850000500 }, 'date')).toBe(1769850000);
+		expect(toUnixSeconds({ toISO: () => '2026-01-31T09:00:00.000Z' }, 'date')).toBe(1769850000);
+	});
+
+	test.each([['yesterday'], [''], [null], [undefined], [Number.NaN], [Infinity], [{}], [[]], [new Date('x')]])('refuses %p', (value) => {
+		const e = refusal(() => toUnixSeconds(value, 'Updated Since date'));
+		expect(e.message).toMatch(/Updated Since date/);
+		expect(e.message).not.toMatch(JS_ERROR_TEXT);
+	});
+});
+
+describe('parsePositiveInteger', () => {
+	test('whole numbers of at least 1, also as text', () => {
+		expect(parsePositiveInteger(1, 'limit', 'hint')).toBe(1);
+		expect(parsePositiveInteger('50', 'limit', 'hint')).toBe(50);
+	});
+	test.each([[0], [-1], [1.5], ['abc'], [''], [null], [undefined], [Number.NaN], [Infinity], [{}], ['1e400']])('refuses %p', (value) => {
+		const e = refusal(() => parsePositiveInteger(value, 'limit', 'Set Limit to 1 or more'));
+		expect(e.message).toMatch(/^The limit must be a whole number of at least 1/);
+		expect(e.hint).toBe('Set Limit to 1 or more');
+	});
+});
+
+describe('normalizeBaseUrl', () => {
+	test.each([
+		['https://api.pdfmonkey.io', 'https://api.pdfmonkey.io'],
+		['https://api.pdfmonkey.io/', 'https://api.pdfmonkey.io'],
+		['  https://api.pdfmonkey.io/api/v1/ ', 'https://api.pdfmonkey.io'],
+		['http://127.0.0.1:4010/API/V1', 'http://127.0.0.1:4010'],
+		['', 'https://api.pdfmonkey.io'],
+		[undefined, 'https://api.pdfmonkey.io'],
+		[42, 'https://api.pdfmonkey.io'],
+	])('%p → %p', (value, expected) => {
+		expect(normalizeBaseUrl(value)).toBe(expected);
+	});
+});
+
+describe('preview and parseJsonLoose', () => {
+	test('preview clips and survives odd values', () => {
+		expect(preview('x'.repeat(100))).toBe(`${'x'.repeat(40)}…`);
+		expect(preview(undefined)).toBe('undefined');
+		const circular: Record<string, unknown> = {};
+		circular.self = circular;
+		expect(preview(circular)).toBe('[object Object]');
+		expect(preview(10n)).toBe('10');
+	});
+	test('parseJsonLoose parses JSON text and leaves everything else alone', () => {
+		expect(parseJsonLoose('{"a":1}')).toEqual({ a: 1 });
+		expect(parseJsonLoose('not json')).toBe('not json');
+		expect(parseJsonLoose(5)).toBe(5);
+	});
+});

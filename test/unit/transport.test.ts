@@ -1,0 +1,94 @@
+/** Unit tests of the pure helpers of the transport (nodes/shared/transport/index.ts, schemas.ts). */
+import { NodeApiError, type INode } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { DEFAULT_TIMEOUT_MS, buildQuery, networkFailure, timeoutFromCredential } from '../../nodes/shared/transport';
+import { describeShape, firstIssue } from '../../nodes/shared/transport/schemas';
+
+const node: INode = { id: '1', name: 'Document Generation', type: 'x.documentGeneration', typeVersion: 1, position: [0, 0], parameters: {} };
+
+/** An error shaped like axios's, wrapped the way n8n's httpRequestWithAuthentication wraps it. */
+function wrapped(code: string, message: string) {
+	const axiosLike = Object.assign(new Error(message), { code, name: 'AxiosError', config: { headers: { Authorization: 'Bearer x' } } });
+	return new NodeApiError(node, axiosLike);
+}
+
+describe('networkFailure', () => {
+	test('finds the code below n8n\'s rewritten message (a timeout is not "aborted" = cancelled)', () => {
+		const error = wrapped('ECONNABORTED', 'timeout of 1000ms exceeded');
+		// n8n replaced the message with its generic text, which says "aborted"
+		expect(error.message).toMatch(/aborted/);
+		expect(networkFailure(error)).toEqual({ code: 'ECONNABORTED', detail: 'timeout of 1000ms exceeded' });
+	});
+
+	test.each([
+		['ECONNRESET', 'socket hang up'],
+		['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9'],
+		['ENOTFOUND', 'getaddrinfo ENOTFOUND api.pdfmonky.io'],
+		['ERR_INVALID_URL', 'Invalid URL'],
+		['ERR_CANCELED', 'canceled'],
+	])('%s through the wrapper', (code, message) => {
+		expect(networkFailure(wrapped(code, message)).code).toBe(code);
+	});
+
+	test('falls back to the messages when no level has a code', () => {
+		expect(networkFailure(new Error('timeout of 30000ms exceeded')).code).toBe('ECONNABORTED');
+		expect(networkFailure(new Error('socket hang up')).code).toBe('ECONNRESET');
+		expect(networkFailure(new Error('x', { cause: new Error('read EPIPE') })).code).toBe('EPIPE');
+		expect(networkFailure(Object.assign(new Error('canceled'), { name: 'CanceledError' })).code).toBe('ERR_CANCELED');
+		expect(networkFailure(new Error('something else'))).toEqual({ code: 'EUNKNOWN', detail: 'something else' });
+		expect(networkFailure(new Error('ERROR: bad')).code).toBe('EUNKNOWN');
+	});
+
+	test('survives odd throws and cycles', () => {
+		expect(networkFailure(undefined).code).toBe('EUNKNOWN');
+		expect(networkFailure('text').code).toBe('EUNKNOWN');
+		const a: Record<string, unknown> = { message: 'a' };
+		a.cause = a;
+		expect(networkFailure(a).code).toBe('EUNKNOWN');
+		expect(networkFailure({ code: 42 }).code).toBe('EUNKNOWN');
+	});
+});
+
+describe('timeoutFromCredential', () => {
+	test.each([
+		[undefined, DEFAULT_TIMEOUT_MS],
+		[null, DEFAULT_TIMEOUT_MS],
+		['', DEFAULT_TIMEOUT_MS],
+		[0, DEFAULT_TIMEOUT_MS],
+		[-5, DEFAULT_TIMEOUT_MS],
+		['abc', DEFAULT_TIMEOUT_MS],
+		[Number.NaN, DEFAULT_TIMEOUT_MS],
+		[1, 1000],
+		[2.5, 2500],
+		['10', 10_000],
+		[100_000, 600_000],
+	])('%p → %p ms', (value, ms) => {
+		expect(timeoutFromCredential(value)).toBe(ms);
+	});
+});
+
+describe('buildQuery', () => {
+	test('encodes keys and values, drops empty ones, keeps repeats', () => {
+		expect(buildQuery([['q[document_template_id][]', 'a'], ['q[document_template_id][]', 'b'], ['q[status]', undefined], ['x', ''], ['page[number]', 2]])).toBe(
+			'?q%5Bdocument_template_id%5D%5B%5D=a&q%5Bdocument_template_id%5D%5B%5D=b&page%5Bnumber%5D=2',
+		);
+		expect(buildQuery([['q[search]', 'a&b=c #é']])).toBe('?q%5Bsearch%5D=a%26b%3Dc%20%23%C3%A9');
+		expect(buildQuery(undefined)).toBe('');
+	});
+});
+
+describe('describeShape', () => {
+	const schema = z.object({ document: z.object({ id: z.string() }) });
+	const issue = (body: unknown) => describeShape(body, schema.safeParse(body).error!);
+	test('in words', () => {
+		expect(issue(undefined)).toBe('an empty answer');
+		expect(issue('')).toBe('an empty answer');
+		expect(issue('<html>')).toBe('an HTML page instead of JSON');
+		expect(issue('OK')).toBe('text instead of JSON');
+		expect(issue([1])).toBe('a list where an object was expected');
+		expect(issue({})).toBe('document: Required');
+		expect(issue({ document: { id: 1 } })).toBe('document.id: Expected string, received number');
+		expect(firstIssue(new z.ZodError([]))).toBe('unexpected shape');
+	});
+});
