@@ -1,25 +1,34 @@
 /**
  * Waiting for generations and fetching their files, for many documents at once.
  *
- * Waiting polls together: while three or more documents are unfinished, one list request
- * (24 cards a page, bounded by `q[updated_since]` on the service's own timestamps and by the
- * templates involved) covers all of them; with fewer, each is fetched by id. Polls back off
- * (about 1 s, then growing by half up to 10 s). The cards it ends with carry a fresh
- * `download_url`, so a download needs no extra fetch unless the link has expired.
+ * Waiting polls all unfinished documents together. A poll round reads the document list
+ * (24 cards a page, narrowed by `q[updated_since]` on the service's own time stamps and by
+ * the templates involved) when that takes fewer requests than fetching each document by id,
+ * and stops paging as soon as every awaited document has been seen; otherwise, and for the
+ * last few documents, it fetches each card by id. Polls back off (1 s, 1 s, 1.5 s, 2.25 s,
+ * … up to 10 s). A result is handed on the moment it is known, so a finished document's
+ * file can be fetched while others still generate; the card a poll ends with carries a
+ * fresh `download_url`, so a download needs no extra request unless the link has aged.
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, isFinished, mimeTypeFor } from './helpers/document';
+import type { ItemError } from './helpers/items';
 import { mapConcurrent } from './helpers/items';
-import { pollDelay, updatedSinceFor } from './helpers/wait';
+import { isAfterWrite, parseTime, pollDelay, updatedSinceFor } from './helpers/wait';
 import type { TransportContext } from './transport';
 import { downloadError, fetchFile, pause } from './transport';
 import { PAGE_SIZE, getDocumentCard, listDocumentCards } from './transport/documents';
 
+/** Requests in flight at once, per node execution. */
 export const CONCURRENCY = 8;
-/** From this many unfinished documents on, one list request is cheaper than one fetch each. */
-const LIST_THRESHOLD = 3;
+/** A download link older than this is fetched again before use (links live 15 to 60 min). */
+export const FRESH_LINK_MS = 60_000;
+/** Complete list rounds a document may be missing from before it is fetched by id. */
+const MISSES_BEFORE_FETCH = 2;
+/** Most templates named in one list request. */
+const MAX_TEMPLATE_FILTER = 20;
 
 export interface WaitTarget {
 	itemIndex: number;
@@ -32,13 +41,29 @@ export interface WaitTarget {
 	timeoutSeconds: number;
 }
 
-export type WaitResult = { card: IDataObject } | { error: NodeApiError | NodeOperationError };
+export type WaitResult = { card: IDataObject; fetchedAt: number } | { error: ItemError };
+
+export interface WaitOptions {
+	/** Called once per target the moment its result is known. */
+	onResult?: (target: WaitTarget, result: WaitResult) => void;
+	/** Aborting it stops the waiting; targets without a result by then get none. */
+	stop?: AbortSignal;
+}
+
+interface Watched {
+	targets: WaitTarget[];
+	/** When the last write to the document happened (service clock, ms; NaN if unknown). */
+	writtenAt: number;
+	status: string;
+	/** Complete list rounds in a row that did not show the document. */
+	misses: number;
+}
 
 function failureError(ctx: IExecuteFunctions, card: IDataObject, itemIndex: number): NodeOperationError {
 	const cause = typeof card.failure_cause === 'string' && card.failure_cause ? card.failure_cause : 'no reason given';
 	return new NodeOperationError(ctx.getNode(), `Document ${String(card.id)} failed to generate: ${cause}`, {
 		description:
-			'Fix the template or the payload (see the generation logs in the dashboard), then generate it again with Update and status "Pending".',
+			'Fix the template or the payload (the generation logs are in the dashboard, or use Get with Include Payload), then generate it again with Update and status "Pending".',
 		itemIndex,
 	});
 }
@@ -48,96 +73,174 @@ function timeoutError(ctx: IExecuteFunctions, target: WaitTarget, lastStatus: st
 		ctx.getNode(),
 		`Document ${target.id} was still ${lastStatus} after waiting ${target.timeoutSeconds} s`,
 		{
-			description: `It may still finish. Fetch it later with the Get operation (Document ID ${target.id}), start a workflow from the Document Generation Trigger instead, or raise Options → Wait Timeout.`,
+			description: `It may still finish. Fetch it later with the Get or Download operation (Document ID ${target.id}), start a workflow from the Document Generation Trigger instead, or raise Options → Wait Timeout.`,
 			itemIndex: target.itemIndex,
 		},
 	);
 }
 
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === '404';
+}
+
+/** One signal that aborts when any of the given ones does. */
+function anyOf(signals: Array<AbortSignal | undefined>): AbortSignal {
+	const controller = new AbortController();
+	for (const signal of signals) {
+		if (!signal) continue;
+		if (signal.aborted) controller.abort();
+		else signal.addEventListener('abort', () => controller.abort(), { once: true });
+	}
+	return controller.signal;
+}
+
 /**
  * Waits until every target is `success` or `failure`, or its deadline passes. Returns, per
- * item index, the finished card or the error for that item (failure, timeout, or an API
- * error while polling).
+ * item index, the finished card (with the host time it was fetched) or the error for that
+ * item: failure (with the service's `failure_cause`), timeout, or an API error while polling.
  */
-export async function waitForDocuments(ctx: IExecuteFunctions, targets: WaitTarget[]): Promise<Map<number, WaitResult>> {
+export async function waitForDocuments(
+	ctx: IExecuteFunctions,
+	targets: WaitTarget[],
+	options: WaitOptions = {},
+): Promise<Map<number, WaitResult>> {
 	const results = new Map<number, WaitResult>();
-	const pending = new Map<string, WaitTarget[]>();
-	const lastStatus = new Map<string, string>();
+	const watched = new Map<string, Watched>();
 	for (const target of targets) {
-		pending.set(target.id, [...(pending.get(target.id) ?? []), target]);
-		lastStatus.set(target.id, 'pending');
+		const entry = watched.get(target.id) ?? { targets: [], writtenAt: NaN, status: 'pending', misses: 0 };
+		entry.targets.push(target);
+		const writtenAt = parseTime(target.updatedAt);
+		if (Number.isFinite(writtenAt) && !(entry.writtenAt >= writtenAt)) entry.writtenAt = writtenAt;
+		watched.set(target.id, entry);
 	}
-	const since = updatedSinceFor(targets.map((t) => t.updatedAt), Date.now());
-	const templateIds = [...new Set(targets.map((t) => t.templateId).filter((t): t is string => !!t))];
-	let useList = true;
-	const signal = ctx.getExecutionCancelSignal?.();
+	const cancel = ctx.getExecutionCancelSignal?.();
+	const stop = anyOf([cancel, options.stop]);
 
-	const settle = (card: IDataObject) => {
-		const id = String(card.id);
-		const waiting = pending.get(id);
-		if (!waiting) return;
-		lastStatus.set(id, String(card.status));
-		if (!isFinished(card.status)) return;
-		for (const target of waiting) {
-			results.set(target.itemIndex, card.status === 'success' ? { card } : { error: failureError(ctx, card, target.itemIndex) });
+	const give = (target: WaitTarget, result: WaitResult) => {
+		results.set(target.itemIndex, result);
+		options.onResult?.(target, result);
+	};
+	const failDocument = (id: string, error: unknown) => {
+		const entry = watched.get(id);
+		if (!entry) return;
+		watched.delete(id);
+		for (const target of entry.targets) {
+			const itemError =
+				error instanceof NodeApiError || error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: target.itemIndex });
+			if (itemError.context.itemIndex === undefined) itemError.context.itemIndex = target.itemIndex;
+			give(target, { error: itemError });
 		}
-		pending.delete(id);
 	};
 	const failAll = (error: unknown) => {
-		for (const waiting of pending.values()) {
-			for (const target of waiting) {
-				results.set(target.itemIndex, {
-					error:
-						error instanceof NodeApiError || error instanceof NodeOperationError
-							? error
-							: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: target.itemIndex }),
-				});
-			}
-		}
-		pending.clear();
+		for (const id of [...watched.keys()]) failDocument(id, error);
 	};
-
-	for (let round = 0; pending.size > 0; round++) {
-		const now = Date.now();
-		for (const [id, waiting] of [...pending]) {
-			const left = waiting.filter((target) => {
+	/** Takes in a card from a poll; true when it settled its document. */
+	const settle = (card: IDataObject, fetchedAt: number): boolean => {
+		const id = String(card.id);
+		const entry = watched.get(id);
+		if (!entry) return false;
+		// A finished view older than our write shows the previous generation: not ours yet.
+		if (isFinished(card.status) && !isAfterWrite(card.updated_at, entry.writtenAt)) return false;
+		entry.status = String(card.status);
+		if (!isFinished(card.status)) return false;
+		watched.delete(id);
+		for (const target of entry.targets) {
+			give(target, card.status === 'success' ? { card, fetchedAt } : { error: failureError(ctx, card, target.itemIndex) });
+		}
+		return true;
+	};
+	const expire = (now: number) => {
+		for (const [id, entry] of [...watched]) {
+			const left = entry.targets.filter((target) => {
 				if (now < target.deadline) return true;
-				results.set(target.itemIndex, { error: timeoutError(ctx, target, lastStatus.get(id) ?? 'pending') });
+				give(target, { error: timeoutError(ctx, target, entry.status) });
 				return false;
 			});
-			if (left.length) pending.set(id, left);
-			else pending.delete(id);
+			if (left.length) entry.targets = left;
+			else watched.delete(id);
 		}
-		if (pending.size === 0) break;
-		const earliest = Math.min(...[...pending.values()].flat().map((t) => t.deadline));
-		await pause(Math.max(0, Math.min(pollDelay(round), earliest - now)), signal);
-		if (signal?.aborted) {
-			failAll(new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting for documents'));
+	};
+
+	/** Fetches the given documents' cards by id. A 404 fails that document only. */
+	const fetchEach = async (ids: string[]) => {
+		let systemic: unknown;
+		await mapConcurrent(ids, CONCURRENCY, async (id) => {
+			const entry = watched.get(id);
+			if (!entry || systemic !== undefined || stop.aborted) return;
+			const fetchedAt = Date.now();
+			try {
+				settle(await getDocumentCard(ctx, id, { itemIndex: entry.targets[0].itemIndex }), fetchedAt);
+			} catch (error) {
+				if (isNotFound(error)) failDocument(id, error);
+				else systemic ??= error;
+			}
+		});
+		if (systemic !== undefined) throw systemic;
+	};
+
+	const since = updatedSinceFor(
+		targets.map((t) => t.updatedAt),
+		Date.now(),
+	);
+	// Narrowed to the templates involved, unless there are so many that the URL would grow long.
+	const involved = [...new Set(targets.map((t) => t.templateId).filter((t): t is string => !!t))];
+	const templateIds = involved.length <= MAX_TEMPLATE_FILTER ? involved : [];
+	let listShowsUnfinished = false;
+	/**
+	 * Reads the list until every awaited document has been seen (or the list ends). Returns
+	 * the pages that took, or Infinity when it would cost more than fetching each by id.
+	 */
+	const listRound = async (): Promise<number> => {
+		const budget = watched.size - 1;
+		const seen = new Set<string>();
+		let pages = 0;
+		let complete = false;
+		for (let page: number | null = 1; page !== null && pages < budget && !stop.aborted; ) {
+			const fetchedAt = Date.now();
+			const answer = await listDocumentCards(ctx, { updatedSince: since, templateIds }, page);
+			pages++;
+			for (const card of answer.cards) {
+				const id = String(card.id);
+				if (!watched.has(id)) continue;
+				seen.add(id);
+				if (!settle(card, fetchedAt)) listShowsUnfinished = true;
+			}
+			if (answer.nextPage === null || [...watched.keys()].every((id) => seen.has(id))) complete = true;
+			page = complete ? null : answer.nextPage;
+		}
+		if (!complete) return Infinity;
+		// Documents a complete list keeps leaving out (not visible yet, deleted) are fetched
+		// by id now and then. Sooner when the list does show unfinished documents (so one
+		// missing is odd), later when it seems to show finished ones only.
+		const missing: string[] = [];
+		for (const [id, entry] of watched) {
+			if (seen.has(id)) entry.misses = 0;
+			else if (++entry.misses >= (listShowsUnfinished ? MISSES_BEFORE_FETCH : 2 * MISSES_BEFORE_FETCH + 1)) {
+				entry.misses = 0;
+				missing.push(id);
+			}
+		}
+		if (missing.length) await fetchEach(missing);
+		return pages;
+	};
+
+	/** Pages a list round is expected to take (at first: only our documents in the list). */
+	let listPages = Math.ceil(watched.size / PAGE_SIZE);
+	for (let round = 0; watched.size > 0; round++) {
+		expire(Date.now());
+		if (watched.size === 0) break;
+		const now = Date.now();
+		const earliest = Math.min(...[...watched.values()].flatMap((entry) => entry.targets.map((t) => t.deadline)));
+		await pause(Math.max(0, Math.min(pollDelay(round), earliest - now)), stop);
+		if (stop.aborted) {
+			if (cancel?.aborted) failAll(new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting for documents'));
 			break;
 		}
 		try {
-			if (useList && pending.size >= LIST_THRESHOLD) {
-				const maxPages = Math.ceil(pending.size / PAGE_SIZE) + 2;
-				let resolved = 0;
-				let exhausted = false;
-				for (let page = 1; page <= maxPages && pending.size > 0; page++) {
-					const before = pending.size;
-					const { cards, nextPage } = await listDocumentCards(ctx, { updatedSince: since, templateIds }, page);
-					for (const card of cards) settle(card);
-					resolved += before - pending.size;
-					if (nextPage === null) {
-						exhausted = true;
-						break;
-					}
-				}
-				// A busy account can push our documents past the pages we allow ourselves:
-				// when a capped round found nothing, fetch the rest one by one from then on.
-				if (!exhausted && resolved === 0 && pending.size > 0) useList = false;
-			} else {
-				const ids = [...pending.keys()];
-				const cards = await mapConcurrent(ids, CONCURRENCY, async (id) => await getDocumentCard(ctx, id));
-				for (const card of cards) settle(card);
-			}
+			if (watched.size >= 2 && listPages < watched.size) listPages = await listRound();
+			else await fetchEach([...watched.keys()]);
 		} catch (error) {
 			failAll(error);
 		}
@@ -145,50 +248,63 @@ export async function waitForDocuments(ctx: IExecuteFunctions, targets: WaitTarg
 	return results;
 }
 
+export interface DownloadOptions {
+	/** Host time (ms) the card was fetched; an older link than FRESH_LINK_MS is renewed first. */
+	fetchedAt?: number;
+}
+
+function noFileError(ctx: TransportContext, card: IDataObject, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Document ${String(card.id)} has no file to download: its status is "${String(card.status)}"`,
+		{
+			description:
+				card.status === 'failure'
+					? `Generation failed${card.failure_cause ? ` (${String(card.failure_cause)})` : ''}. Fix it and generate again with Update and status "Pending".`
+					: 'Only documents with status "success" have a file. Wait for the generation to finish (Create/Update with "Wait for Completion"), or trigger on finished documents.',
+			itemIndex,
+		},
+	);
+}
+
 /**
- * The file of a finished document as n8n binary data. Uses the card's `download_url` (fresh
- * from the fetch that produced the card); on 403 (expired link) fetches the card again and
+ * The file of a finished document as n8n binary data, named after the document's file name
+ * with the MIME type of its extension. Uses the card's `download_url` when it is fresh,
+ * otherwise fetches the card again first; on 403 (expired link) fetches the card again and
  * tries once more. Never sends the Authorization header to the file host.
  */
 export async function downloadToBinary(
 	ctx: IExecuteFunctions | IPollFunctions,
 	card: IDataObject,
 	itemIndex: number,
+	options: DownloadOptions = {},
 ): Promise<IBinaryData> {
+	const transport = ctx as TransportContext;
 	const id = String(card.id);
 	const what = `download the file of document ${id}`;
-	if (card.status !== 'success') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Document ${id} has no file to download: its status is "${String(card.status)}"`,
-			{
-				description:
-					card.status === 'failure'
-						? `Generation failed${card.failure_cause ? ` (${String(card.failure_cause)})` : ''}. Fix it and generate again with Update and status "Pending".`
-						: 'Only documents with status "success" have a file. Wait for the generation to finish (Create/Update with "Wait for Completion"), or trigger on finished documents.',
-				itemIndex,
-			},
-		);
-	}
+	if (card.status !== 'success') throw noFileError(transport, card, itemIndex);
+
 	let current = card;
-	for (let attempt = 0; attempt < 2; attempt++) {
+	const stale = options.fetchedAt !== undefined && Date.now() - options.fetchedAt > FRESH_LINK_MS;
+	if (stale || typeof current.download_url !== 'string' || current.download_url === '') {
+		current = await getDocumentCard(transport, id, { itemIndex });
+	}
+	for (let attempt = 0; ; attempt++) {
+		if (current.status !== 'success') throw noFileError(transport, current, itemIndex);
 		const url = typeof current.download_url === 'string' ? current.download_url : '';
-		if (url) {
-			const response = await fetchFile(ctx as TransportContext, url, { what, itemIndex });
-			if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
-				const filename = fileNameFor(current);
-				return await ctx.helpers.prepareBinaryData(response.body, filename, mimeTypeFor(filename, current.output_type));
-			}
-			if (response.statusCode !== 403 || attempt === 1) {
-				throw downloadError(ctx as TransportContext, response.statusCode, what, itemIndex);
-			}
-		} else if (attempt === 1) {
+		if (!url) {
 			throw new NodeOperationError(ctx.getNode(), `Document ${id} has no download link`, {
 				description: 'The service answered without a download_url for a successful document; run again later.',
 				itemIndex,
 			});
 		}
-		current = await getDocumentCard(ctx as TransportContext, id, { itemIndex });
+		const response = await fetchFile(transport, url, { what, itemIndex });
+		if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
+			const filename = fileNameFor(current);
+			return await ctx.helpers.prepareBinaryData(response.body, filename, mimeTypeFor(filename, current.output_type));
+		}
+		// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
+		if (response.statusCode !== 403 || attempt >= 1) throw downloadError(transport, response.statusCode, what, itemIndex);
+		current = await getDocumentCard(transport, id, { itemIndex });
 	}
-	throw downloadError(ctx as TransportContext, 403, what, itemIndex);
 }

@@ -1,11 +1,13 @@
 /**
  * Per-item plumbing shared by the operations: refusals that name the item, `continueOnFail`
- * error items, and `pairedItem` on every output item.
+ * error items, `pairedItem` on every output item, and bounded concurrency.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { InputError } from './parse';
+
+export type ItemError = NodeApiError | NodeOperationError;
 
 /** A NodeOperationError for refused input, naming the item and how to fix it. */
 export function refusal(ctx: IExecuteFunctions, error: InputError, itemIndex: number): NodeOperationError {
@@ -16,7 +18,7 @@ export function refusal(ctx: IExecuteFunctions, error: InputError, itemIndex: nu
 }
 
 /** Any error thrown while handling one item, as an n8n error bound to that item. */
-export function asItemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asItemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
 	if (error instanceof InputError) return refusal(ctx, error, itemIndex);
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
@@ -31,12 +33,60 @@ export function paired(json: IDataObject | IDataObject[], itemIndex: number): IN
 	return list.map((entry) => ({ json: entry, pairedItem: { item: itemIndex } }));
 }
 
-/** The error item `continueOnFail` asks for. */
-export function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+/**
+ * The error item `continueOnFail` asks for: `{ error: <what happened>, details: { description:
+ * <how to fix it>, httpCode } }`. Only the keys `error` and `details` (and `message`) make n8n
+ * send the item to the error output when the node's errors go there ("Continue (using error
+ * output)"); with "Continue" they stay in the main output, in input order.
+ */
+export function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
+	const details: IDataObject = {};
+	if (error.description) details.description = error.description;
+	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	const json: IDataObject = { error: error.message };
-	if (error.description) json.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	if (Object.keys(details).length) json.details = details;
 	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Runs an operation over the input items in two phases. First every item's input is read
+ * and checked (`prepare`: synchronous, sends nothing), so malformed input stops the node
+ * before any request. Then `run` handles the checked items, `concurrency` at a time, and the
+ * output keeps input order. Under `continueOnFail` a failing item becomes one error item;
+ * otherwise the first failure stops the node (nothing new is started after it).
+ */
+export async function runPerItem<P>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	prepare: (itemIndex: number) => P,
+	run: (input: P, itemIndex: number) => Promise<INodeExecutionData[]>,
+	concurrency = 1,
+): Promise<INodeExecutionData[]> {
+	const continueOnFail = ctx.continueOnFail();
+	const results: Array<INodeExecutionData[] | undefined> = new Array(items.length);
+	const prepared: Array<[number, P]> = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			prepared.push([i, prepare(i)]);
+		} catch (error) {
+			const itemError = asItemError(ctx, error, i);
+			if (!continueOnFail) throw itemError;
+			results[i] = [errorItem(itemError, i)];
+		}
+	}
+	let stopped: ItemError | undefined;
+	await mapConcurrent(prepared, concurrency, async ([i, input]) => {
+		if (stopped) return;
+		try {
+			results[i] = await run(input, i);
+		} catch (error) {
+			const itemError = asItemError(ctx, error, i);
+			if (continueOnFail) results[i] = [errorItem(itemError, i)];
+			else stopped ??= itemError;
+		}
+	});
+	if (stopped) throw stopped;
+	return results.flatMap((result) => result ?? []);
 }
 
 /**
@@ -48,24 +98,14 @@ export async function forEachItem(
 	items: INodeExecutionData[],
 	handle: (itemIndex: number) => Promise<INodeExecutionData[]>,
 ): Promise<INodeExecutionData[]> {
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			out.push(...(await handle(i)));
-		} catch (error) {
-			const itemError = asItemError(ctx, error, i);
-			if (!ctx.continueOnFail()) throw itemError;
-			out.push(errorItem(itemError, i));
-		}
-	}
-	return out;
+	return await runPerItem(ctx, items, (i) => i, async (i) => await handle(i));
 }
 
 /** Runs `task` over `inputs` with at most `limit` at a time; results keep input order. */
 export async function mapConcurrent<I, O>(inputs: I[], limit: number, task: (input: I, index: number) => Promise<O>): Promise<O[]> {
 	const results = new Array<O>(inputs.length);
 	let next = 0;
-	const workers = Array.from({ length: Math.min(limit, inputs.length) }, async () => {
+	const workers = Array.from({ length: Math.min(Math.max(1, limit), inputs.length) }, async () => {
 		while (next < inputs.length) {
 			const index = next++;
 			results[index] = await task(inputs[index], index);
@@ -73,4 +113,32 @@ export async function mapConcurrent<I, O>(inputs: I[], limit: number, task: (inp
 	});
 	await Promise.all(workers);
 	return results;
+}
+
+/**
+ * A gate that lets at most `limit` tasks run at once; tasks given to it wait their turn.
+ * For work that arrives over time (downloads started as documents finish).
+ */
+export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+	let active = 0;
+	const queue: Array<() => void> = [];
+	const next = () => {
+		if (active >= limit) return;
+		const start = queue.shift();
+		if (!start) return;
+		active++;
+		start();
+	};
+	return async <T>(task: () => Promise<T>) =>
+		await new Promise<T>((resolve, reject) => {
+			queue.push(() => {
+				task()
+					.then(resolve, reject)
+					.finally(() => {
+						active--;
+						next();
+					});
+			});
+			next();
+		});
 }

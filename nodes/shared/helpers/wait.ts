@@ -1,11 +1,17 @@
-/** Pure pieces of waiting for generation: the polling schedule and the list window. */
+/** Pure pieces of waiting for generation: the polling schedule, the list window, time stamps. */
 
 /**
  * Delay before poll number `round` (0-based): a first look after about a second (typical
- * generations take one to a few seconds), then growing by half each time up to 10 s.
+ * generations take one to a few seconds), then growing by half each time up to 10 s:
+ * 1 s, 1 s, 1.5 s, 2.25 s, 3.4 s, … (looks at about 1, 2, 3.5, 5.75, 9.1 s).
  */
 export function pollDelay(round: number): number {
 	return Math.min(10_000, Math.round(1000 * 1.5 ** Math.max(0, round - 1)));
+}
+
+/** A service time stamp (ISO text) in epoch ms; NaN when absent or not a date. */
+export function parseTime(value: unknown): number {
+	return typeof value === 'string' ? Date.parse(value) : NaN;
 }
 
 /**
@@ -16,9 +22,20 @@ export function pollDelay(round: number): number {
 export function updatedSinceFor(timestamps: Array<unknown>, fallbackMs: number): number {
 	let earliest = Infinity;
 	for (const value of timestamps) {
-		const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+		const ms = parseTime(value);
 		if (Number.isFinite(ms) && ms < earliest) earliest = ms;
 	}
 	if (!Number.isFinite(earliest)) earliest = fallbackMs;
 	return Math.floor(earliest / 1000) - 1;
+}
+
+/**
+ * Whether a finished view of a document may be trusted as the outcome of a write made at
+ * `writtenAt`: a view older than the write (a lagging list still showing the previous
+ * generation) is not. Unknown times are trusted.
+ */
+export function isAfterWrite(viewUpdatedAt: unknown, writtenAt: number): boolean {
+	const seen = parseTime(viewUpdatedAt);
+	if (!Number.isFinite(seen) || !Number.isFinite(writtenAt)) return true;
+	return seen >= writtenAt;
 }

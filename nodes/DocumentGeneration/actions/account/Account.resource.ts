@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				description: 'Get the account: plan, documents left, share links (the API token is left out)',
-				action: 'Get the account',
+				action: 'Get the account and its remaining document quota',
 			},
 		],
 		default: 'get',

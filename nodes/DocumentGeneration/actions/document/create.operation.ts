@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
 import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport/documents';
-import { readGenerationOptions, runGenerations } from './generate';
+import { NO_WAIT, readGenerationOptions, runGenerations } from './generate';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -14,7 +14,7 @@ export const properties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description:
-			'The data the template shows, as one JSON object (never a list). Drag fields from the input panel into it, or build it with an expression.',
+			'The data to fill the template with: one JSON object (never a list) whose keys are the variables the template uses. Drag fields from the input panel into it, or build it with an expression.',
 		hint: 'One JSON object, e.g. {"customer": "Ada", "total": 42}',
 	},
 	{
@@ -92,10 +92,24 @@ export const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['create'] } }, properties);
 
-/** Meta from the meta field plus the file name, as one object (or undefined when empty). */
+/** The file name field, trimmed; undefined when empty. */
+export function readFilename(value: unknown): string | undefined {
+	if (value === undefined || value === null) return undefined;
+	if (typeof value !== 'string' && typeof value !== 'number') {
+		throw new InputError('The file name must be text', 'Enter a file name such as invoice-2026-001.pdf');
+	}
+	const text = String(value).trim();
+	return text === '' ? undefined : text;
+}
+
+/**
+ * Meta from the meta field plus the file name (stored as `_filename`; the other meta keys
+ * are kept), as one object, or undefined when both are empty.
+ */
 export function buildMeta(metaValue: unknown, filename: unknown): IDataObject | undefined {
-	const meta = parseJsonObject(metaValue, 'meta') ?? {};
-	if (typeof filename === 'string' && filename.trim() !== '') meta._filename = filename.trim();
+	const meta = { ...(parseJsonObject(metaValue, 'meta') ?? {}) };
+	const name = readFilename(filename);
+	if (name) meta._filename = name;
 	return Object.keys(meta).length ? meta : undefined;
 }
 
@@ -109,7 +123,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const meta = buildMeta(additional.meta, additional.filename);
-		const generation = status === 'pending' ? readGenerationOptions(this, i) : { wait: false, download: false, binaryPropertyName: 'data', timeoutSeconds: 300 };
+		const generation = status === 'pending' ? readGenerationOptions(this, i) : NO_WAIT;
 		const fields: IDataObject = { document_template_id: templateId, status };
 		if (payload) fields.payload = payload;
 		if (meta) fields.meta = meta;

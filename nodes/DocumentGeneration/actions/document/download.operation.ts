@@ -3,28 +3,36 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { forEachItem } from '../../../shared/helpers/items';
+import { runPerItem } from '../../../shared/helpers/items';
 import { InputError, parseId } from '../../../shared/helpers/parse';
-import { downloadToBinary } from '../../../shared/generation';
+import { CONCURRENCY, downloadToBinary } from '../../../shared/generation';
 import { getDocumentCard } from '../../../shared/transport/documents';
 
 export const properties: INodeProperties[] = [
-	{ ...documentIdLocator, description: 'The generated document whose file to download' },
+	{ ...documentIdLocator, description: 'The generated document whose file to download: pick it from the list, or enter its ID (a UUID)' },
 	binaryPropertyName({}),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (i) => {
-		const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
-		const field = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim();
-		if (field === '') {
-			throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
-		}
-		// A fresh card right before the download: its download_url is new.
-		const card = await getDocumentCard(this, id, { itemIndex: i });
-		const binary = await downloadToBinary(this, card, i);
-		return [{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } }];
-	});
+	return await runPerItem(
+		this,
+		items,
+		(i) => {
+			const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+			const field = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim();
+			if (field === '') {
+				throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
+			}
+			return { id, field };
+		},
+		async ({ id, field }, i) => {
+			// A fresh card right before the download: its download_url is new.
+			const card = await getDocumentCard(this, id, { itemIndex: i });
+			const binary = await downloadToBinary(this, card, i, { fetchedAt: Date.now() });
+			return [{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } }];
+		},
+		CONCURRENCY,
+	);
 }

@@ -1,14 +1,15 @@
 /**
- * The pipeline create and update share: check every item first (bad input sends nothing),
- * send the writes with bounded concurrency, wait for all started generations together,
- * download the files, and assemble the output in input order with `pairedItem`.
+ * The create/update pipeline for many items: check every item first (nothing is sent when
+ * one is malformed), send the writes a few at a time, wait for every started generation
+ * together, fetch each file as soon as its document is ready, and output one item per input
+ * item in input order, paired with it.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { asItemError, errorItem, mapConcurrent } from '../../../shared/helpers/items';
-import { parsePositiveInteger } from '../../../shared/helpers/parse';
+import type { ItemError } from '../../../shared/helpers/items';
+import { asItemError, createLimiter, errorItem, mapConcurrent } from '../../../shared/helpers/items';
+import { InputError, parsePositiveInteger } from '../../../shared/helpers/parse';
 import type { WaitTarget } from '../../../shared/generation';
 import { CONCURRENCY, downloadToBinary, waitForDocuments } from '../../../shared/generation';
 
@@ -24,26 +25,28 @@ export interface GenerationRequest {
 	templateId?: string;
 }
 
-type ItemError = NodeApiError | NodeOperationError;
+export interface GenerationOptions {
+	wait: boolean;
+	download: boolean;
+	binaryPropertyName: string;
+	timeoutSeconds: number;
+}
+
+export const NO_WAIT: GenerationOptions = { wait: false, download: false, binaryPropertyName: 'data', timeoutSeconds: 300 };
 
 /** Wait/download settings common to create and update, read and checked for one item. */
-export function readGenerationOptions(ctx: IExecuteFunctions, i: number) {
+export function readGenerationOptions(ctx: IExecuteFunctions, i: number): GenerationOptions {
 	const wait = ctx.getNodeParameter('waitForCompletion', i, true) as boolean;
 	const download = wait && (ctx.getNodeParameter('download', i, false) as boolean);
 	const binaryPropertyName = download ? String(ctx.getNodeParameter('binaryPropertyName', i, 'data')).trim() : 'data';
 	if (download && binaryPropertyName === '') {
-		throw new NodeOperationError(ctx.getNode(), `The output binary field name is empty (item ${i})`, {
-			description: 'Enter a field name such as "data" in "Put Output File in Field"',
-			itemIndex: i,
-		});
+		throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
 	}
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const timeoutSeconds = parsePositiveInteger(
-		options.waitTimeout ?? 300,
-		'wait timeout',
-		'Set Options → Wait Timeout to a number of seconds, e.g. 300',
-	);
-	return { wait, download, binaryPropertyName, timeoutSeconds };
+	const timeoutSeconds = wait
+		? parsePositiveInteger(options.waitTimeout ?? 300, 'wait timeout', 'Set Options → Wait Timeout to a number of seconds, e.g. 300')
+		: 300;
+	return { wait: !!wait, download: !!download, binaryPropertyName, timeoutSeconds };
 }
 
 export async function runGenerations(
@@ -51,10 +54,16 @@ export async function runGenerations(
 	items: INodeExecutionData[],
 	prepare: (itemIndex: number) => GenerationRequest,
 ): Promise<INodeExecutionData[]> {
+	const continueOnFail = ctx.continueOnFail();
 	const errors = new Map<number, ItemError>();
-	const fail = (i: number, error: unknown) => errors.set(i, asItemError(ctx, error, i));
-	const firstError = () => {
-		if (ctx.continueOnFail() || errors.size === 0) return;
+	// Without continueOnFail the first failure ends the run: nothing new is started after it.
+	const stop = new AbortController();
+	const fail = (i: number, error: unknown) => {
+		if (!errors.has(i)) errors.set(i, asItemError(ctx, error, i));
+		if (!continueOnFail) stop.abort();
+	};
+	const throwFirstError = () => {
+		if (continueOnFail || errors.size === 0) return;
 		throw errors.get(Math.min(...errors.keys()));
 	};
 
@@ -67,21 +76,26 @@ export async function runGenerations(
 			fail(i, error);
 		}
 	}
-	firstError();
+	throwFirstError();
 
 	// 2. Send the writes, a few at a time.
 	const documents = new Map<number, IDataObject>();
 	const startedAt = Date.now();
 	await mapConcurrent([...requests], CONCURRENCY, async ([i, request]) => {
+		if (stop.signal.aborted) return;
 		try {
 			documents.set(i, await request.send());
 		} catch (error) {
 			fail(i, error);
 		}
 	});
-	firstError();
+	throwFirstError();
 
-	// 3. Wait for every started generation together.
+	// 3. Wait for every started generation together; fetch each file as soon as it is ready.
+	const finished = new Map<number, IDataObject>();
+	const binaries = new Map<number, IBinaryKeyData>();
+	const downloads: Array<Promise<void>> = [];
+	const limit = createLimiter(CONCURRENCY);
 	const targets: WaitTarget[] = [];
 	for (const [i, document] of documents) {
 		const request = requests.get(i)!;
@@ -95,29 +109,33 @@ export async function runGenerations(
 			timeoutSeconds: request.timeoutSeconds,
 		});
 	}
-	const finished = new Map<number, IDataObject>();
 	if (targets.length) {
-		for (const [i, result] of await waitForDocuments(ctx, targets)) {
-			if ('card' in result) finished.set(i, result.card);
-			else fail(i, result.error);
-		}
+		await waitForDocuments(ctx, targets, {
+			stop: stop.signal,
+			onResult: (target, result) => {
+				const i = target.itemIndex;
+				if ('error' in result) return fail(i, result.error);
+				finished.set(i, result.card);
+				const request = requests.get(i)!;
+				if (!request.download) return;
+				downloads.push(
+					limit(async () => {
+						if (stop.signal.aborted) return;
+						try {
+							const data = await downloadToBinary(ctx, result.card, i, { fetchedAt: result.fetchedAt });
+							binaries.set(i, { [request.binaryPropertyName]: data });
+						} catch (error) {
+							fail(i, error);
+						}
+					}),
+				);
+			},
+		});
 	}
-	firstError();
+	await Promise.all(downloads);
+	throwFirstError();
 
-	// 4. Download the files of the successful ones.
-	const binaries = new Map<number, INodeExecutionData['binary']>();
-	const downloads = [...finished].filter(([i]) => requests.get(i)!.download);
-	await mapConcurrent(downloads, CONCURRENCY, async ([i, card]) => {
-		try {
-			const data = await downloadToBinary(ctx, card, i);
-			binaries.set(i, { [requests.get(i)!.binaryPropertyName]: data });
-		} catch (error) {
-			fail(i, error);
-		}
-	});
-	firstError();
-
-	// 5. Output in input order.
+	// 4. Output in input order.
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const error = errors.get(i);

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { forEachItem, paired } from '../../../shared/helpers/items';
+import { paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY } from '../../../shared/generation';
 import { parseId } from '../../../shared/helpers/parse';
 import { getDocument, getDocumentCard } from '../../../shared/transport/documents';
 
@@ -31,12 +32,18 @@ export const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (i) => {
-		const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const document = options.includePayload
-			? await getDocument(this, id, { itemIndex: i })
-			: await getDocumentCard(this, id, { itemIndex: i });
-		return paired(normalizeDocument(document), i);
-	});
+	return await runPerItem(
+		this,
+		items,
+		(i) => {
+			const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+			const options = this.getNodeParameter('options', i, {}) as IDataObject;
+			return { id, full: options.includePayload === true };
+		},
+		async ({ id, full }, i) => {
+			const document = full ? await getDocument(this, id, { itemIndex: i }) : await getDocumentCard(this, id, { itemIndex: i });
+			return paired(normalizeDocument(document), i);
+		},
+		CONCURRENCY,
+	);
 }

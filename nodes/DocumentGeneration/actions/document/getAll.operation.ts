@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdsFilter, workspaceIdFilter } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { forEachItem, paired } from '../../../shared/helpers/items';
+import { paired, runPerItem } from '../../../shared/helpers/items';
 import { InputError, parseId, parseIdList, parsePositiveInteger, toUnixSeconds } from '../../../shared/helpers/parse';
 import type { ListFilters } from '../../../shared/transport/documents';
 import { listDocumentCards } from '../../../shared/transport/documents';
@@ -78,25 +78,32 @@ export function readFilters(raw: IDataObject): ListFilters {
 }
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (i) => {
-		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-		const limit = returnAll
-			? Infinity
-			: parsePositiveInteger(this.getNodeParameter('limit', i, 50), 'limit', 'Set Limit to 1 or more, or turn on Return All');
-		const filters = readFilters(this.getNodeParameter('filters', i, {}) as IDataObject);
-
-		const seen = new Set<string>();
-		const documents: IDataObject[] = [];
-		for (let page: number | null = 1; page !== null && documents.length < limit; ) {
-			const answer = await listDocumentCards(this, filters, page, { itemIndex: i });
-			for (const card of answer.cards) {
-				// Paging by number can repeat a card when the list shifts between pages.
-				if (seen.has(String(card.id)) || documents.length >= limit) continue;
-				seen.add(String(card.id));
-				documents.push(normalizeDocument(card));
+	return await runPerItem(
+		this,
+		items,
+		(i) => {
+			const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+			const limit = returnAll
+				? Infinity
+				: parsePositiveInteger(this.getNodeParameter('limit', i, 50), 'limit', 'Set Limit to 1 or more, or turn on Return All');
+			const filters = readFilters(this.getNodeParameter('filters', i, {}) as IDataObject);
+			return { limit, filters };
+		},
+		async ({ limit, filters }, i) => {
+			const seen = new Set<string>();
+			const documents: IDataObject[] = [];
+			// 24 cards a page: no page is read beyond what the limit needs.
+			for (let page: number | null = 1; page !== null && documents.length < limit; ) {
+				const answer = await listDocumentCards(this, filters, page, { itemIndex: i });
+				for (const card of answer.cards) {
+					// Paging by number can repeat a card when the list shifts between pages.
+					if (seen.has(String(card.id)) || documents.length >= limit) continue;
+					seen.add(String(card.id));
+					documents.push(normalizeDocument(card));
+				}
+				page = answer.nextPage;
 			}
-			page = answer.nextPage;
-		}
-		return paired(documents, i);
-	});
+			return paired(documents, i);
+		},
+	);
 }

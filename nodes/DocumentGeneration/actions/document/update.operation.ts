@@ -3,8 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator, templateIdLocator } from '../../../shared/descriptions';
 import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
-import { updateDocument } from '../../../shared/transport/documents';
-import { buildMeta } from './create.operation';
+import { normalizeDocument } from '../../../shared/helpers/document';
+import { getDocumentCard, updateDocument } from '../../../shared/transport/documents';
+import { readFilename } from './create.operation';
 import { readGenerationOptions, runGenerations } from './generate';
 
 export const properties: INodeProperties[] = [
@@ -23,14 +24,15 @@ export const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. invoice-2026-001.pdf',
-				description: 'Name of the generated file (stored as meta._filename, merged into Meta when both are given)',
+				description:
+					'Name of the generated file (stored as meta._filename). With Meta it is merged into the new meta; alone it is added to the current meta.',
 			},
 			{
 				displayName: 'Meta (JSON)',
 				name: 'meta',
 				type: 'json',
 				default: '{}',
-				description: 'Replaces the meta data of the document: one JSON object, e.g. {"order_id": "A-1001"}',
+				description: 'Replaces the meta data of the document as a whole: one JSON object, e.g. {"order_id": "A-1001"} ({} clears it)',
 			},
 			{
 				displayName: 'Payload (JSON)',
@@ -109,9 +111,16 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const payload = parseJsonObject(update.payload, 'payload');
 			if (payload) fields.payload = payload;
 		}
-		if ('meta' in update || 'filename' in update) {
-			const meta = buildMeta(update.meta, update.filename);
-			if (meta) fields.meta = meta;
+		const filename = readFilename(update.filename);
+		// The service replaces meta as a whole. Meta given here replaces it (the file name
+		// merged in); a file name alone is merged into the document's current meta.
+		let mergeFilenameIntoCurrentMeta = false;
+		if ('meta' in update) {
+			const meta = { ...(parseJsonObject(update.meta, 'meta') ?? {}) };
+			if (filename) meta._filename = filename;
+			fields.meta = meta;
+		} else if (filename) {
+			mergeFilenameIntoCurrentMeta = true;
 		}
 		if ('status' in update) {
 			if (update.status !== 'pending' && update.status !== 'draft') {
@@ -119,7 +128,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			}
 			fields.status = update.status;
 		}
-		if (Object.keys(fields).length === 0) {
+		if (Object.keys(fields).length === 0 && !mergeFilenameIntoCurrentMeta) {
 			throw new InputError(
 				'There is nothing to update',
 				'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template)',
@@ -128,7 +137,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		const generates = fields.status === 'pending';
 		const generation = readGenerationOptions(this, i);
 		return {
-			send: async () => await updateDocument(this, id, fields, { itemIndex: i }),
+			send: async () => {
+				if (mergeFilenameIntoCurrentMeta) {
+					const current = normalizeDocument(await getDocumentCard(this, id, { itemIndex: i }));
+					const meta = current.meta && typeof current.meta === 'object' && !Array.isArray(current.meta) ? current.meta : {};
+					fields.meta = { ...(meta as IDataObject), _filename: filename };
+				}
+				return await updateDocument(this, id, fields, { itemIndex: i });
+			},
 			generates,
 			templateId: fields.document_template_id as string | undefined,
 			...generation,

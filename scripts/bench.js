@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+'use strict';
+/* `npm run bench`: generate-and-wait (create + wait + download) through the real n8n engine
+ * against the local sandbox, with a generation taking about 1.5 s (pending 100 ms +
+ * generating 1400 ms). Measures one node run over 40 and over 200 items (all created first,
+ * then waited for together) and the naive way: one item at a time, each run waiting for its
+ * document before the next starts (run for real for 40 items; for 200 it is computed from
+ * the measured mean of those 40 single-item runs). Prints wall time, requests per document
+ * by kind, and the ratio. Needs the built package (npm run bench builds first).
+ *
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate]
+ *     --naive-estimate   run 3 single-item runs and compute the naive time (fast) */
+const { cleanUserFolder } = require('./ts-register');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+	const i = args.indexOf(name);
+	return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const SIZES = option('--sizes', '40,200').split(',').map(Number);
+const NAIVE_ITEMS = Number(option('--naive', '40'));
+const NAIVE_ESTIMATE = args.includes('--naive-estimate');
+const PENDING_MS = 100;
+const GENERATING_MS = 1400;
+const TARGET_SECONDS = 4;
+const TARGET_REQUESTS = 3;
+const KINDS = ['create', 'poll (list)', 'poll (get)', 'file', 'other'];
+
+function kindOf(request) {
+	if (request.path.startsWith('/files/')) return 'file';
+	if (request.method === 'POST' && request.path === '/api/v1/documents') return 'create';
+	if (request.method === 'GET' && request.path === '/api/v1/document_cards') return 'poll (list)';
+	if (request.method === 'GET' && request.path.startsWith('/api/v1/document_cards/')) return 'poll (get)';
+	return 'other';
+}
+
+function countKinds(requests) {
+	const counts = Object.fromEntries(KINDS.map((k) => [k, 0]));
+	for (const request of requests) counts[kindOf(request)]++;
+	return counts;
+}
+
+function invoiceItems(n, offset = 0) {
+	return Array.from({ length: n }, (_, i) => ({
+		number: `INV-B-${String(offset + i + 1).padStart(4, '0')}`,
+		order_id: `ORD-${offset + i + 1}`,
+		customer: { name: `Customer ${offset + i + 1}` },
+		total: 10 + i,
+	}));
+}
+
+const fmt = (n, digits = 2) => n.toFixed(digits);
+
+async function main() {
+	const { startSandbox } = require('../test/sandbox');
+	const { credentialsFor, runNode } = require('../test/harness');
+
+	const sb = await startSandbox({ pendingMs: PENDING_MS, generatingMs: GENERATING_MS, availableDocuments: 100000 });
+	const credentials = credentialsFor(sb);
+	const template = sb.templates.find((t) => t.identifier === 'invoice');
+	const parameters = {
+		resource: 'document',
+		operation: 'create',
+		templateId: { __rl: true, mode: 'id', value: template.id },
+		payload: '={{ $json }}',
+		waitForCompletion: true,
+		download: true,
+		additionalFields: { meta: '={{ { "order_id": $json.order_id } }}', filename: '=invoice-{{ $json.number }}.pdf' },
+	};
+	/** One node run over `items`; checks every document succeeded with its file. */
+	const run = async (items) => {
+		sb.resetRequests();
+		const started = process.hrtime.bigint();
+		const result = await runNode({ parameters, items, credentials });
+		const ms = Number(process.hrtime.bigint() - started) / 1e6;
+		if (result.error) throw new Error(`run failed: ${result.error.message}`);
+		const out = result.items;
+		const ok =
+			out.length === items.length &&
+			out.every((item, i) => item.json.status === 'success' && item.binary?.data && item.json.meta?.order_id === items[i].order_id);
+		if (!ok) throw new Error('not every document came back as success with its file, in order');
+		return { ms, counts: countKinds(sb.requests), total: sb.requests.length };
+	};
+
+	try {
+		console.log('');
+		console.log('Benchmark: generate and wait (create + wait + download) through the real n8n engine');
+		console.log(`  sandbox: each generation takes ~1.5 s (pending ${PENDING_MS} ms + generating ${GENERATING_MS} ms), local HTTP`);
+		await run(invoiceItems(1, 99000)); // warm-up: loads the package and the engine
+
+		console.log('');
+		console.log('Batched: one node run over all items (created 8 at a time, then waited for together)');
+		const header = ['items', 'wall time', 'requests', 'per doc', ...KINDS.map((k) => `${k}/doc`)];
+		const widths = header.map((h) => Math.max(10, h.length));
+		const line = (cells) => `  ${cells.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd();
+		console.log(line(header));
+		const batched = {};
+		let offset = 0;
+		for (const n of SIZES) {
+			const r = await run(invoiceItems(n, offset));
+			offset += n;
+			batched[n] = r;
+			const row = [
+				String(n),
+				`${fmt(r.ms / 1000)} s`,
+				String(r.total),
+				fmt(r.total / n),
+				...KINDS.map((k) => fmt(r.counts[k] / n)),
+			];
+			console.log(line(row));
+		}
+
+		console.log('');
+		const naiveRuns = NAIVE_ESTIMATE ? 3 : NAIVE_ITEMS;
+		console.log(
+			NAIVE_ESTIMATE
+				? `Naive: one item at a time (3 sequential single-item runs measured, the rest computed)`
+				: `Naive: one item at a time (${naiveRuns} sequential single-item workflow runs, each waiting for its document; measured)`,
+		);
+		let naiveMs = 0;
+		let naiveRequests = 0;
+		for (let i = 0; i < naiveRuns; i++) {
+			const r = await run(invoiceItems(1, 50000 + i));
+			naiveMs += r.ms;
+			naiveRequests += r.total;
+		}
+		const perDoc = naiveMs / naiveRuns;
+		console.log(
+			`  ${naiveRuns} runs: ${fmt(naiveMs / 1000)} s in all, ${fmt(perDoc / 1000)} s per document, ${fmt(naiveRequests / naiveRuns)} requests per document`,
+		);
+		console.log('');
+		console.log('Batched vs naive');
+		for (const n of SIZES) {
+			const measured = !NAIVE_ESTIMATE && n === naiveRuns;
+			const naive = measured ? naiveMs : perDoc * n;
+			console.log(
+				`  ${String(n).padEnd(4)} items: batched ${fmt(batched[n].ms / 1000)} s vs naive ${fmt(naive / 1000, 1)} s ` +
+					`(${measured ? 'measured' : `computed: ${n} x ${fmt(perDoc / 1000)} s measured per single-item run`}) ` +
+					`-> ${fmt(naive / batched[n].ms, 1)}x faster`,
+			);
+		}
+		const forty = batched[40];
+		if (forty) {
+			const perDocRequests = forty.total / 40;
+			console.log('');
+			console.log(
+				`Target (40 items): under ${TARGET_SECONDS} s: ${forty.ms / 1000 < TARGET_SECONDS ? 'met' : 'MISSED'} (${fmt(forty.ms / 1000)} s); ` +
+					`at most ${TARGET_REQUESTS} requests per document: ${perDocRequests <= TARGET_REQUESTS ? 'met' : 'MISSED'} (${fmt(perDocRequests)})`,
+			);
+		}
+		console.log('');
+	} finally {
+		await sb.close();
+	}
+}
+
+main()
+	.then(() => {
+		cleanUserFolder();
+		process.exit(0);
+	})
+	.catch((error) => {
+		console.error(`bench failed: ${error && error.stack ? error.stack : error}`);
+		cleanUserFolder();
+		process.exit(1);
+	});

@@ -1,0 +1,38 @@
+'use strict';
+/* Lets plain Node scripts require the TypeScript test harness (test/harness, test/workflows):
+ * every `.ts` file required after this is compiled on the fly with TypeScript's
+ * transpileModule (types are not checked here; `npx tsc -p tsconfig.test.json` does that).
+ * Also points n8n at a throwaway user folder and silences its logging, as the jest setup
+ * (test/harness/setup-env.ts) does, before n8n-core is loaded. */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const ts = require('typescript');
+
+process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), `n8n-dg-script-${process.pid}`);
+process.env.N8N_LOG_LEVEL ??= 'silent';
+
+const compilerOptions = {
+	module: ts.ModuleKind.CommonJS,
+	target: ts.ScriptTarget.ES2021,
+	esModuleInterop: true,
+	resolveJsonModule: true,
+	sourceMap: false,
+	inlineSourceMap: true,
+};
+
+require.extensions['.ts'] = function compileTypeScript(module, filename) {
+	const source = fs.readFileSync(filename, 'utf8');
+	const { outputText } = ts.transpileModule(source, { compilerOptions, fileName: filename });
+	module._compile(outputText, filename);
+};
+
+/** Removes the throwaway n8n user folder (binary data of the runs) when the script ends. */
+function cleanUserFolder() {
+	const folder = process.env.N8N_USER_FOLDER;
+	if (folder && folder.startsWith(os.tmpdir()) && path.basename(folder).startsWith('n8n-dg-script-')) {
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+module.exports = { cleanUserFolder };

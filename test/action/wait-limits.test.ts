@@ -1,0 +1,92 @@
+/**
+ * Generations that do not finish in time: timeout (with backoff between polls), failure of
+ * one document ending a run without continueOnFail, a document deleted while waited for.
+ * Real engine, sandbox whose documents stay pending unless a test changes them.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../sandbox';
+import { CONTINUE, byId, cardRequests, pairs, run, templateId } from './helpers';
+
+/** Resolves once the sandbox has seen `n` requests matching `filter` (polls every 10 ms). */
+async function seen(sb: Sandbox, filter: (r: Sandbox['requests'][number]) => boolean, n = 1): Promise<void> {
+	for (let i = 0; i < 1000; i++) {
+		if (sb.requests.filter(filter).length >= n) return;
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+	throw new Error('the expected requests never came');
+}
+
+describe('documents that do not finish', () => {
+	let sb: Sandbox;
+	beforeAll(async () => {
+		// Generations that take ten minutes: documents stay pending unless the test changes them.
+		sb = await startSandbox({ pendingMs: 600_000, generatingMs: 10 });
+	});
+	afterAll(async () => {
+		await sb.close();
+	});
+	beforeEach(() => {
+		sb.resetRequests();
+		sb.faults.clear();
+	});
+	afterEach(() => {
+		for (const id of [...sb.documents.keys()]) sb.deleteDocument(id);
+	});
+	const create = (extra: IDataObject = {}) => ({
+		resource: 'document',
+		operation: 'create',
+		templateId: byId(templateId(sb)),
+		payload: '{}',
+		...extra,
+	});
+
+	test('without continueOnFail, the first failed document ends the run at once (the others are not waited for)', async () => {
+		const running = run(sb, create({ options: { waitTimeout: 300 } }), [{}, {}, {}]);
+		await seen(sb, (r) => r.method === 'POST' && r.status === 201, 3);
+		const ids = [...sb.documents.keys()];
+		expect(ids).toHaveLength(3);
+		sb.updateDocument(ids[1], { status: 'failure', failure_cause: 'Quota exceeded' });
+		const result = await running;
+		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
+		expect(result.error!.message).toBe(`Document ${ids[1]} failed to generate: Quota exceeded`);
+		// The other two are still pending: the node did not wait for them (they would take 10 min).
+		expect([ids[0], ids[2]].map((id) => sb.documents.get(id)!.status)).toEqual(['pending', 'pending']);
+	}, 20_000);
+
+	test('a document deleted while waited for fails its item only (continueOnFail)', async () => {
+		const running = run(sb, create(), [{}, {}], CONTINUE);
+		await seen(sb, (r) => r.method === 'POST' && r.status === 201, 2);
+		const [kept, deleted] = [...sb.documents.keys()];
+		sb.deleteDocument(deleted);
+		sb.updateDocument(kept, { status: 'success' });
+		const result = await running;
+		expect(result.items).toHaveLength(2);
+		expect(pairs(result)).toEqual([0, 1]);
+		const byIdOut = new Map(result.items.map((item) => [item.json.id ?? 'error', item]));
+		expect(byIdOut.get(kept)?.json.status).toBe('success');
+		const errorItem = result.items.find((item) => item.json.error);
+		expect(errorItem?.json.error).toMatch(/Not found \(404\)/);
+		expect(errorItem?.json.error).toContain(deleted);
+	}, 20_000);
+
+	test('timeout: the item fails naming the document and how to fetch it later; polls back off meanwhile', async () => {
+		const started = Date.now();
+		const result = await run(sb, create({ options: { waitTimeout: 4 } }));
+		const seconds = (Date.now() - started) / 1000;
+		const [id] = [...sb.documents.keys()];
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
+		expect(result.error!.message).toBe(`Document ${id} was still pending after waiting 4 s`);
+		expect(result.error!.description).toContain(`Get or Download operation (Document ID ${id})`);
+		expect(result.error!.description).toMatch(/Wait Timeout/);
+		expect(seconds).toBeGreaterThanOrEqual(4);
+
+		// Polls by id at about 1, 2 and 3.5 s, and a last look at the deadline (4 s).
+		const polls = cardRequests(sb, id).map((r) => r.at);
+		expect(polls).toHaveLength(4);
+		const gaps = polls.slice(1).map((at, i) => at - polls[i]);
+		expect(gaps[0]).toBeGreaterThanOrEqual(900);
+		// Backoff, not a fixed interval: the next gap is half as long again.
+		expect(gaps[1]).toBeGreaterThanOrEqual(gaps[0] * 1.3);
+	}, 20_000);
+});

@@ -1,0 +1,61 @@
+/**
+ * The example workflows (importable n8n JSON beside this file) and what it takes to run them
+ * on the harness: n8n's Manual Trigger becomes the harness start node (emitting the pinned
+ * items the example carries), and template pickers left empty for the user get a template ID.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+
+import { MANUAL_TRIGGER_TYPE, type WorkflowJson } from '../harness';
+
+export const WORKFLOWS_DIR = __dirname;
+export const N8N_MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+export const PACKAGE_NAME = 'n8n-nodes-document-generation';
+
+/** Example workflow JSON as n8n exports it (pinned data in `{ json }` items). */
+export interface ExampleWorkflow extends Omit<WorkflowJson, 'pinData'> {
+	name: string;
+	pinData?: Record<string, Array<{ json: IDataObject }>>;
+}
+
+/** File names of the example workflows. */
+export function exampleFiles(): string[] {
+	return fs
+		.readdirSync(WORKFLOWS_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+}
+
+export function readExample(file: string): ExampleWorkflow {
+	return JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')) as ExampleWorkflow;
+}
+
+export interface HarnessMapping {
+	/** ID put into template pickers the example leaves empty (the user picks one on import). */
+	templateId?: string;
+}
+
+function isEmptyLocator(value: unknown): boolean {
+	return !!value && typeof value === 'object' && (value as IDataObject).__rl === true && !(value as IDataObject).value;
+}
+
+/** The example as the harness runs it. */
+export function forHarness(example: ExampleWorkflow, mapping: HarnessMapping = {}): WorkflowJson {
+	const workflow = structuredClone(example);
+	const pinData: NonNullable<WorkflowJson['pinData']> = {};
+	for (const node of workflow.nodes as INode[]) {
+		const pinned = workflow.pinData?.[node.name];
+		if (node.type === N8N_MANUAL_TRIGGER) {
+			// The harness start node emits the items n8n would take from the pinned data.
+			node.type = MANUAL_TRIGGER_TYPE;
+			node.parameters = { items: (pinned ?? [{ json: {} }]).map((item) => item.json) as unknown as INodeParameters[] };
+			continue;
+		}
+		if (pinned) pinData[node.name] = pinned;
+		if (node.type.startsWith(`${PACKAGE_NAME}.`) && mapping.templateId && isEmptyLocator(node.parameters.templateId)) {
+			node.parameters.templateId = { __rl: true, mode: 'id', value: mapping.templateId };
+		}
+	}
+	return { ...workflow, pinData: Object.keys(pinData).length ? pinData : undefined } as WorkflowJson;
+}
