@@ -10,7 +10,7 @@
  *
  *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast) */
-const { cleanUserFolder } = require('./ts-register');
+const { requestKind: kindOf, runScript } = require('./ts-register');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -25,14 +25,6 @@ const GENERATING_MS = 1400;
 const TARGET_SECONDS = 4;
 const TARGET_REQUESTS = 3;
 const KINDS = ['create', 'poll (list)', 'poll (get)', 'file', 'other'];
-
-function kindOf(request) {
-	if (request.path.startsWith('/files/')) return 'file';
-	if (request.method === 'POST' && request.path === '/api/v1/documents') return 'create';
-	if (request.method === 'GET' && request.path === '/api/v1/document_cards') return 'poll (list)';
-	if (request.method === 'GET' && request.path.startsWith('/api/v1/document_cards/')) return 'poll (get)';
-	return 'other';
-}
 
 function countKinds(requests) {
 	const counts = Object.fromEntries(KINDS.map((k) => [k, 0]));
@@ -154,13 +146,4 @@ async function main() {
 	}
 }
 
-main()
-	.then(() => {
-		cleanUserFolder();
-		process.exit(0);
-	})
-	.catch((error) => {
-		console.error(`bench failed: ${error && error.stack ? error.stack : error}`);
-		cleanUserFolder();
-		process.exit(1);
-	});
+runScript('bench', main);

@@ -6,19 +6,11 @@
  * summary. Needs the built package (npm run demo builds first). */
 const fs = require('fs');
 const path = require('path');
-const { cleanUserFolder } = require('./ts-register');
+const { requestKind: kindOf, runScript } = require('./ts-register');
 
 const root = path.resolve(__dirname, '..');
 const WORKFLOW = 'generate-invoice.json';
 const NODE = 'Generate invoice PDF';
-
-function kindOf(request) {
-	if (request.path.startsWith('/files/')) return 'file';
-	if (request.method === 'POST') return 'create';
-	if (request.path === '/api/v1/document_cards') return 'poll (list)';
-	if (request.path.startsWith('/api/v1/document_cards/')) return 'poll (get)';
-	return `${request.method} ${request.path}`;
-}
 
 async function main() {
 	const { startSandbox } = require('../test/sandbox');
@@ -71,13 +63,4 @@ async function main() {
 	}
 }
 
-main()
-	.then(() => {
-		cleanUserFolder();
-		process.exit(0);
-	})
-	.catch((error) => {
-		console.error(`demo failed: ${error && error.stack ? error.stack : error}`);
-		cleanUserFolder();
-		process.exit(1);
-	});
+runScript('demo', main);

@@ -2,7 +2,7 @@
 /* Lets plain Node scripts require the TypeScript test harness (test/harness, test/workflows):
  * every `.ts` file required after this is compiled on the fly with TypeScript's
  * transpileModule (types are not checked here; `npx tsc -p tsconfig.test.json` does that).
- * Also points n8n at a throwaway user folder and silences its logging, as the jest setup
+ * Also gives the scripts a runner and a request classifier, and points n8n at a throwaway user folder and silences its logging, as the jest setup
  * (test/harness/setup-env.ts) does, before n8n-core is loaded. */
 const fs = require('fs');
 const os = require('os');
@@ -35,4 +35,27 @@ function cleanUserFolder() {
 	}
 }
 
-module.exports = { cleanUserFolder };
+/** What a sandbox request was, for the request counts the scripts print. */
+function requestKind(request) {
+	if (request.path.startsWith('/files/')) return 'file';
+	if (request.method === 'POST' && request.path === '/api/v1/documents') return 'create';
+	if (request.method === 'GET' && request.path === '/api/v1/document_cards') return 'poll (list)';
+	if (request.method === 'GET' && request.path.startsWith('/api/v1/document_cards/')) return 'poll (get)';
+	return 'other';
+}
+
+/** Runs a script's async main: exit 0 when it resolves, 1 with the error when it fails. */
+function runScript(name, main) {
+	main()
+		.then(() => {
+			cleanUserFolder();
+			process.exit(0);
+		})
+		.catch((error) => {
+			console.error(`${name} failed: ${error && error.stack ? error.stack : error}`);
+			cleanUserFolder();
+			process.exit(1);
+		});
+}
+
+module.exports = { cleanUserFolder, requestKind, runScript };

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
 import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport/documents';
-import { NO_WAIT, readGenerationOptions, runGenerations } from './generate';
+import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -71,23 +71,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Wait Timeout (Seconds)',
-				name: 'waitTimeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 300,
-				description: 'How long to wait for the generation before the item fails',
-			},
-		],
-	},
+	waitOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['create'] } }, properties);

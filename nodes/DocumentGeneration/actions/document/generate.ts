@@ -4,7 +4,7 @@
  * together, fetch each file as soon as its document is ready, and output one item per input
  * item in input order, paired with it.
  */
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { normalizeDocument } from '../../../shared/helpers/document';
 import type { ItemError } from '../../../shared/helpers/items';
@@ -12,6 +12,25 @@ import { asItemError, createLimiter, errorItem, mapConcurrent } from '../../../s
 import { InputError, parsePositiveInteger } from '../../../shared/helpers/parse';
 import type { WaitTarget } from '../../../shared/generation';
 import { CONCURRENCY, downloadToBinary, waitForDocuments } from '../../../shared/generation';
+
+/** The Options collection of create and update (how long to wait). */
+export const waitOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Wait Timeout (Seconds)',
+			name: 'waitTimeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 300,
+			description: 'How long to wait for the generation before the item fails',
+		},
+	],
+};
 
 export interface GenerationRequest {
 	/** Sends the write for this item and returns the API document. */

@@ -6,7 +6,7 @@ import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/pa
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport/documents';
 import { readFilename } from './create.operation';
-import { readGenerationOptions, runGenerations } from './generate';
+import { readGenerationOptions, runGenerations, waitOptions } from './generate';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },
@@ -76,23 +76,7 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { waitForCompletion: [true] } },
 	},
 	binaryPropertyName({ waitForCompletion: [true], download: [true] }),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Wait Timeout (Seconds)',
-				name: 'waitTimeout',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 300,
-				description: 'How long to wait for the generation before the item fails',
-			},
-		],
-	},
+	waitOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['update'] } }, properties);
