@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+'use strict';
+/* Figures of the polling trigger: requests per poll through the real n8n engine (PollContext,
+ * via the test harness) against the local sandbox, with the sandbox's manual clock driving
+ * service time. Needs the built package: `npm run build && node scripts/bench-trigger.js`.
+ *
+ * Prints, per scenario, the list requests (and file requests) each poll made, the items it
+ * fired and its wall time on this machine:
+ *   - steady idle polls (one and two events);
+ *   - a burst of N documents finishing within one second (default 100), then the idle polls
+ *     after it; with the list newest-first (the common case) and reshuffled on every request;
+ *   - the same burst with Download File on;
+ *   - first activation over a long history.
+ *
+ *   node scripts/bench-trigger.js [--burst 100] [--history 500] */
+const { cleanUserFolder } = require('./ts-register');
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+	const i = args.indexOf(name);
+	return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
+};
+const BURST = option('--burst', 100);
+const HISTORY = option('--history', 500);
+const LIST = '/api/v1/document_cards';
+const START = Date.UTC(2030, 0, 1, 9, 0, 0);
+
+async function main() {
+	const { startSandbox } = require('../test/sandbox');
+	const { createPoller, credentialsFor } = require('../test/harness');
+	const rows = [];
+
+	async function scenario(title, { events = ['success'], order = 'newest', download = false, history = 5 }, run) {
+		const sb = await startSandbox({ clock: 'manual', startTime: START, listOrder: order, seed: 11 });
+		try {
+			for (let i = 0; i < history; i++) {
+				sb.createDocument({ status: i % 7 === 6 ? 'failure' : 'success' });
+				sb.clock.advance(500);
+			}
+			sb.clock.advance(60_000);
+			const poller = await createPoller({
+				parameters: { events, download, binaryPropertyName: 'data' },
+				credentials: credentialsFor(sb),
+			});
+			const poll = async (label) => {
+				sb.resetRequests();
+				const started = process.hrtime.bigint();
+				const result = await poller.poll();
+				const ms = Number(process.hrtime.bigint() - started) / 1e6;
+				const list = sb.count({ method: 'GET', path: LIST });
+				const files = sb.count({ path: '/files/' });
+				const fired = result ? result[0].length : 0;
+				rows.push({ scenario: title, poll: label, list, files, fired, ms: ms.toFixed(1) });
+				return fired;
+			};
+			await run({ sb, poll });
+		} finally {
+			await sb.close();
+		}
+	}
+
+	const burst = (sb, n, status = 'success') => {
+		// n documents finishing within one second (several in the same millisecond).
+		for (let i = 0; i < n; i++) {
+			sb.createDocument({ status });
+			if (i % 10 === 9) sb.clock.advance(90);
+		}
+	};
+
+	await scenario('steady, success', {}, async ({ sb, poll }) => {
+		await poll('activation');
+		for (let i = 1; i <= 3; i++) {
+			sb.clock.advance(60_000);
+			await poll(`idle ${i}`);
+		}
+		sb.createDocument({ status: 'success' });
+		sb.clock.advance(2000);
+		await poll('1 new document');
+		sb.clock.advance(60_000);
+		await poll('idle after it');
+	});
+
+	await scenario('steady, success + failure', { events: ['success', 'failure'] }, async ({ sb, poll }) => {
+		await poll('activation');
+		for (let i = 1; i <= 3; i++) {
+			sb.clock.advance(60_000);
+			await poll(`idle ${i}`);
+		}
+	});
+
+	for (const order of ['newest', 'random']) {
+		await scenario(`burst of ${BURST} in 1 s (${order} order)`, { order }, async ({ sb, poll }) => {
+			await poll('activation');
+			sb.clock.advance(60_000);
+			await poll('idle before');
+			burst(sb, BURST);
+			sb.clock.advance(1000);
+			await poll('burst');
+			for (let i = 1; i <= 2; i++) {
+				sb.clock.advance(60_000);
+				await poll(`idle after ${i}`);
+			}
+		});
+	}
+
+	await scenario(`burst of ${BURST} in 1 s, success + failure`, { events: ['success', 'failure'] }, async ({ sb, poll }) => {
+		await poll('activation');
+		burst(sb, Math.round(BURST * 0.8));
+		burst(sb, BURST - Math.round(BURST * 0.8), 'failure');
+		sb.clock.advance(1000);
+		await poll('burst');
+		for (let i = 1; i <= 2; i++) {
+			sb.clock.advance(60_000);
+			await poll(`idle after ${i}`);
+		}
+	});
+
+	await scenario(`burst of ${BURST} in 1 s, Download File on`, { download: true }, async ({ sb, poll }) => {
+		await poll('activation');
+		burst(sb, BURST);
+		sb.clock.advance(1000);
+		await poll('burst');
+		sb.clock.advance(60_000);
+		await poll('idle after 1');
+	});
+
+	for (const order of ['newest', 'random']) {
+		await scenario(`activation over ${HISTORY} documents (${order} order)`, { order, history: HISTORY }, async ({ sb, poll }) => {
+			await poll('activation');
+			sb.clock.advance(60_000);
+			await poll('idle 1');
+		});
+	}
+
+	const widths = { scenario: 44, poll: 16, list: 6, files: 6, fired: 6, ms: 8 };
+	const line = (row) =>
+		Object.entries(widths)
+			.map(([key, width]) => (key === 'scenario' || key === 'poll' ? String(row[key]).padEnd(width) : String(row[key]).padStart(width)))
+			.join(' ');
+	console.log(`Polling trigger: requests per poll (sandbox, manual clock, 24 cards per page; list = list requests, files = downloads)\n`);
+	console.log(line({ scenario: 'scenario', poll: 'poll', list: 'list', files: 'files', fired: 'fired', ms: 'ms' }));
+	console.log('-'.repeat(Object.values(widths).reduce((a, b) => a + b + 1, 0)));
+	let last = '';
+	for (const row of rows) {
+		console.log(line({ ...row, scenario: row.scenario === last ? '' : row.scenario }));
+		last = row.scenario;
+	}
+}
+
+main()
+	.then(() => {
+		cleanUserFolder();
+		process.exit(0);
+	})
+	.catch((error) => {
+		console.error(error);
+		cleanUserFolder();
+		process.exit(1);
+	});
