@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { templateIdsFilter, workspaceIdFilter } from '../shared/descriptions';
+import { binaryPropertyName, templateIdsFilter, workspaceIdFilter } from '../shared/descriptions';
 import { listSearch, loadOptions } from '../DocumentGeneration/methods';
 import { poll } from './poll';
 
@@ -47,15 +47,7 @@ export class DocumentGenerationTrigger implements INodeType {
 				default: false,
 				description: 'Whether to attach the generated file as binary data (successful documents only)',
 			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				required: true,
-				hint: 'The name of the output binary field to put the file in',
-				displayOptions: { show: { download: [true] } },
-			},
+			binaryPropertyName({ download: [true] }),
 		],
 	};
 
