@@ -327,6 +327,18 @@ describe('update', () => {
 		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({ order_id: 'U-2b', _filename: 'receipt-U-2.pdf' });
 	});
 
+	test('an explicit {} clears the meta; a blank meta (an empty expression) is not sent', async () => {
+		const doc = sb.createDocument({ meta: { order_id: 'U-5' }, status: 'success' });
+		await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { meta: '={{ "" }}', payload: '{"v": 5}' } });
+		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { payload: { v: 5 } } }]);
+		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({ order_id: 'U-5' });
+
+		sb.resetRequests();
+		await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { meta: '{}' } });
+		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { meta: {} } }]);
+		expect(JSON.parse(sb.documents.get(doc.id)!.meta ?? '{}')).toEqual({});
+	});
+
 	test('a file name alone is added to the current meta (the other keys are kept)', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-3' }, status: 'success' });
 		await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { filename: 'u3.pdf' } });

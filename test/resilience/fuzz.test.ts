@@ -393,12 +393,13 @@ test('update: any document ID and fields', async () => {
 					item.status = status.value as string;
 					updateFields.status = from('status');
 				}
-				// Something must be sent: a status, or a payload/meta that is not empty, or a template.
+				// Something must be sent: a status, a template, or a payload/meta that is not blank
+				// (an explicit {} is sent: it replaces, or clears, the stored object).
 				const sends =
 					withStatus ||
 					'templateId' in fields ||
 					(fields.payload?.valid && asObject(fields.payload.value) !== undefined) ||
-					(fields.meta?.valid && asObject(fields.meta.value) !== undefined && Object.keys(asObject(fields.meta.value)!).length > 0);
+					(fields.meta?.valid && asObject(fields.meta.value) !== undefined);
 				const allValid = docId.valid && (!withStatus || status.valid) && Object.values(fields).every((t) => t!.valid) && Boolean(sends);
 				const r = await run(
 					{ resource: 'document', operation: 'update', documentId: locator(from('id')), updateFields, waitForCompletion: false } as INodeParameters,
@@ -408,6 +409,8 @@ test('update: any document ID and fields', async () => {
 					const stored = sb.documents.get(normalizedId(docId.value))!;
 					const payload = fields.payload && asObject(fields.payload.value);
 					if (payload) expect(JSON.parse(stored.payload)).toEqual(asJson(payload));
+					const meta = fields.meta && asObject(fields.meta.value);
+					if (meta) expect(JSON.parse(stored.meta ?? 'null')).toEqual(asJson(meta));
 				}
 			},
 		),

@@ -97,12 +97,12 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 		const filename = readFilename(update.filename);
 		// The service replaces meta as a whole. Meta given here replaces it (the file name
-		// merged in); a file name alone is merged into the document's current meta.
+		// merged in; an explicit {} clears it); a blank Meta counts as not given, so an empty
+		// expression never wipes it. A file name alone is merged into the current meta.
 		let mergeFilenameIntoCurrentMeta = false;
-		if ('meta' in update) {
-			const meta = { ...(parseJsonObject(update.meta, 'meta') ?? {}) };
-			if (filename) meta._filename = filename;
-			fields.meta = meta;
+		const givenMeta = 'meta' in update ? parseJsonObject(update.meta, 'meta') : undefined;
+		if (givenMeta) {
+			fields.meta = filename ? { ...givenMeta, _filename: filename } : { ...givenMeta };
 		} else if (filename) {
 			mergeFilenameIntoCurrentMeta = true;
 		}
