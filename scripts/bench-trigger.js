@@ -10,6 +10,8 @@
  *   - a burst of N documents finishing within one second (default 100), then the idle polls
  *     after it; with the list newest-first (the common case) and reshuffled on every request;
  *   - the same burst with Download File on;
+ *   - a burst of N failures (Generation Failed only: no download links, so the service's
+ *     time comes only from the lists' Date header), then idle polls;
  *   - first activation over a long history.
  *
  *   node scripts/bench-trigger.js [--burst 100] [--history 500] */
@@ -115,6 +117,19 @@ async function main() {
 		}
 	});
 
+	await scenario(`burst of ${BURST} failures in 1 s (failure only)`, { events: ['failure'] }, async ({ sb, poll }) => {
+		await poll('activation');
+		sb.clock.advance(60_000);
+		await poll('idle before');
+		burst(sb, BURST, 'failure');
+		sb.clock.advance(1000);
+		await poll('burst');
+		for (let i = 1; i <= 3; i++) {
+			sb.clock.advance(60_000);
+			await poll(`idle after ${i}`);
+		}
+	});
+
 	await scenario(`burst of ${BURST} in 1 s, Download File on`, { download: true }, async ({ sb, poll }) => {
 		await poll('activation');
 		burst(sb, BURST);
@@ -132,7 +147,7 @@ async function main() {
 		});
 	}
 
-	const widths = { scenario: 44, poll: 16, list: 6, files: 6, fired: 6, ms: 8 };
+	const widths = { scenario: 46, poll: 16, list: 6, files: 6, fired: 6, ms: 8 };
 	const line = (row) =>
 		Object.entries(widths)
 			.map(([key, width]) => (key === 'scenario' || key === 'poll' ? String(row[key]).padEnd(width) : String(row[key]).padStart(width)))

@@ -99,11 +99,14 @@ class PollRun {
 	readonly fetchedAt = new Map<string, number>();
 }
 
-/** One page of the list; the signing times of its download links feed the service clock. */
+/**
+ * One page of the list; its `Date` and the signing times of its download links feed the
+ * service clock.
+ */
 async function listPage(ctx: IPollFunctions, run: PollRun, filters: ListFilters, page: number) {
 	const answer = await listDocumentCards(ctx, filters, page);
 	const now = Date.now();
-	run.clock.observe(answer.cards, now);
+	run.clock.observe(answer.cards, now, answer.serverTime);
 	for (const card of answer.cards) {
 		const entry = entryOf(card);
 		if (entry) run.fetchedAt.set(entry.key, now);

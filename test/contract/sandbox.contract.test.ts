@@ -681,3 +681,47 @@ describe('faults', () => {
 		expect(await pending).toBeInstanceOf(Error);
 	});
 });
+
+describe('Date header', () => {
+	it('follows the sandbox clock on every answer (manual clock far from the host), never the host clock', async () => {
+		// A leap day, 250 ms before a whole second, years before the host's time.
+		const start = Date.UTC(2012, 1, 29, 23, 59, 58, 750);
+		const sb = await open({ clock: 'manual', startTime: start, downloadTtlMs: 60_000 });
+		const dates = async () => {
+			const doc = sb.createDocument({ status: 'success' });
+			sb.faults.add({ method: 'GET', path: '/api/v1/workspace_cards', type: 'status', status: 503 });
+			const answers = [
+				await call(sb, 'GET', '/api/v1/document_cards?q[status]=failure'),
+				await call(sb, 'GET', '/api/v1/document_cards?q[updated_since]=nope'),
+				await call(sb, 'GET', '/api/v1/current_user'),
+				await call(sb, 'GET', '/api/v1/current_user', { auth: 'Bearer wrong' }),
+				await call(sb, 'GET', '/api/v1/no/such/route'),
+				await call(sb, 'GET', '/api/v1/workspace_cards'),
+				await call(sb, 'DELETE', `/api/v1/documents/${doc.id}`),
+				await call(sb, 'GET', sb.downloadUrlFor(sb.createDocument({ status: 'success' }).id), { auth: false }),
+			];
+			expect(answers.map((a) => a.status)).toEqual([200, 422, 200, 401, 404, 503, 204, 200]);
+			return answers.map((a) => a.headers.date);
+		};
+		// IMF-fixdate, whole seconds, floored; one Date header only (a string, not an array).
+		expect(new Set(await dates())).toEqual(new Set(['Wed, 29 Feb 2012 23:59:58 GMT']));
+		sb.clock.advance(1249);
+		expect(new Set(await dates())).toEqual(new Set(['Wed, 29 Feb 2012 23:59:59 GMT']));
+		sb.clock.advance(1);
+		expect(new Set(await dates())).toEqual(new Set(['Thu, 01 Mar 2012 00:00:00 GMT']));
+		sb.clock.set(Date.UTC(2041, 6, 4, 12, 0, 0));
+		expect(new Set(await dates())).toEqual(new Set(['Thu, 04 Jul 2041 12:00:00 GMT']));
+	});
+
+	it('follows the offset of a real clock started elsewhere in time', async () => {
+		const start = Date.UTC(2035, 0, 1, 0, 0, 0);
+		const hostBefore = Date.now();
+		const sb = await open({ startTime: start });
+		const r = await call(sb, 'GET', '/api/v1/current_user');
+		const elapsed = Date.now() - hostBefore;
+		const date = Date.parse(String(r.headers.date));
+		expect(r.headers.date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+		expect(date).toBeGreaterThanOrEqual(start - 1000);
+		expect(date).toBeLessThanOrEqual(start + elapsed + 1000);
+	});
+});

@@ -451,6 +451,10 @@ async function startSandbox(userOptions = {}) {
 			headers['content-length'] = String(Buffer.byteLength(body));
 		}
 		headers['x-request-id'] = entry.id;
+		// Date from the sandbox clock (manual or offset), never the host's: Node would add one
+		// from the host clock otherwise.
+		res.sendDate = false;
+		if (headers.date === undefined) headers.date = new Date(clock.now()).toUTCString();
 		res.writeHead(r.status, headers);
 		res.end(r.status === 204 ? undefined : body);
 	}

@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 
 import {
 	CLOCK_MARGIN_SECONDS,
+	DATE_MARGIN_SECONDS,
 	MAX_PASSES,
 	OVERLAP_SECONDS,
 	ServiceClock,
@@ -98,6 +99,39 @@ describe('bounds', () => {
 		expect(clock.lowerBoundAt(2000)).toBe(BASE + 7000); // 3 s of host time earlier
 		clock.observe([{ download_url: signedUrl(BASE + 9000) }], 5500);
 		expect(clock.lowerBoundAt(5000)).toBe(BASE + 10_000);
+	});
+
+	test('ServiceClock: an answer\'s HTTP Date counts too, floored and one second earlier', () => {
+		expect(DATE_MARGIN_SECONDS).toBe(1);
+		const clock = new ServiceClock();
+		// A failure list: no links, only the Date (BASE is a whole second).
+		clock.observe([{ id: 'x', download_url: null }], 5000, BASE + 20_000);
+		expect(clock.lowerBoundAt(5000)).toBe(BASE + 19_000);
+		expect(clock.lowerBoundAt(4000)).toBe(BASE + 18_000);
+		// Sub-second parts are dropped; junk is ignored.
+		clock.observe([], 5000, BASE + 30_999);
+		expect(clock.lowerBoundAt(5000)).toBe(BASE + 29_000);
+		clock.observe([], 6000, Number.NaN);
+		clock.observe([], 6000, undefined);
+		expect(clock.lowerBoundAt(6000)).toBe(BASE + 29_000);
+		// The later of the two sources in one answer wins.
+		const both = new ServiceClock();
+		both.observe([{ download_url: signedUrl(BASE + 40_000) }], 1000, BASE + 40_000);
+		expect(both.lowerBoundAt(1000)).toBe(BASE + 40_000);
+		both.observe([{ download_url: signedUrl(BASE + 40_000) }], 1000, BASE + 45_000);
+		expect(both.lowerBoundAt(1000)).toBe(BASE + 44_000);
+	});
+
+	test('a walk whose only clock reading is a Date moves the bound past a quiet stretch', () => {
+		const clock = new ServiceClock();
+		// Walk began at host 0; the answer (a failure card stamped 60 s earlier) came at host 300.
+		const card = { id: 'f', status: 'failure', updated_at: new Date(BASE - 60_000).toISOString(), download_url: null };
+		clock.observe([card], 300, BASE);
+		const facts = { durationMs: 300, serviceStartMs: clock.lowerBoundAt(0) };
+		const { next } = advance({ cursor: BASE - 60_000, since: null, seen: {} }, [entryOf(card)!], true, facts);
+		expect(next.since).toBe(frontierBound(BASE - 1000 - 300));
+		expect(next.since).toBe(BASE / 1000 - 1 - 1 - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1);
+		expect(next.since! * 1000).toBeGreaterThan(BASE - 60_000);
 	});
 
 	test('prune keeps exactly the keys a list with that bound can still return', () => {

@@ -256,6 +256,62 @@ describe('service clock, not host clock', () => {
 	});
 });
 
+describe('failures only: the service clock from the list answers\' Date header', () => {
+	// Failure cards carry no download link, so no signing time: only the Date of the list
+	// answers tells the service's time, which lets the bound pass a quiet stretch.
+	test.each([
+		['years ahead of the host', T0, true],
+		['years behind the host', Date.UTC(2014, 2, 3, 4, 5, 6, 789), false],
+	])('after a burst of 60 failures, idle polls cost one request each (service %s)', async (_label, start, inclusive) => {
+		const { sb, poller } = await setup({ events: ['failure'] }, { startTime: start, updatedSinceInclusive: inclusive });
+		history(sb, 10);
+		await activate({ sb, poller });
+		sb.clock.advance(1000);
+		const burst = finishMany(sb, 60, { status: 'failure' });
+		sb.clock.advance(1000);
+		sb.resetRequests();
+		let items = itemsOf(await poller.poll());
+		expect(items.map((i) => i.json.id).sort()).toEqual([...burst].sort());
+		expectOldestFirst(items);
+		// 3 pages, walked twice (a walk of several pages is checked by another).
+		expect(listRequests(sb)).toBe(6);
+
+		// The burst's last seconds are listed once more (a card stamped then may show up late)...
+		sb.clock.advance(60_000);
+		sb.resetRequests();
+		expect(await poller.poll()).toBeNull();
+		expect(listRequests(sb)).toBe(6);
+		// ...and from then on, an idle poll is one request.
+		for (let i = 0; i < 4; i++) {
+			sb.clock.advance(60_000);
+			sb.resetRequests();
+			expect(await poller.poll()).toBeNull();
+			expect(listRequests(sb)).toBe(1);
+		}
+
+		// A burst polled only once the overlap window has passed: the very next idle poll is one
+		// request.
+		const second = finishMany(sb, 60, { status: 'failure' });
+		sb.clock.advance(15_000);
+		items = itemsOf(await poller.poll());
+		expect(items.map((i) => i.json.id).sort()).toEqual([...second].sort());
+		for (let i = 0; i < 3; i++) {
+			sb.clock.advance(60_000);
+			sb.resetRequests();
+			expect(await poller.poll()).toBeNull();
+			expect(listRequests(sb)).toBe(1);
+		}
+
+		// The bound stayed on the service's clock: what fails now fires, once.
+		sb.clock.advance(1000);
+		const [bad] = finishMany(sb, 1, { status: 'failure' });
+		sb.resetRequests();
+		expect(keysOf(await poller.poll())).toEqual([recordKey(sb, bad)]);
+		expect(listRequests(sb)).toBe(1);
+		expect(await poller.poll()).toBeNull();
+	});
+});
+
 describe('activation and manual runs', () => {
 	test('first activation on an empty account fires nothing, then everything new', async () => {
 		const { sb, poller } = await setup({ events: ['success'] });

@@ -3,6 +3,7 @@ import { NodeApiError, type INode } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { DEFAULT_TIMEOUT_MS, buildQuery, networkFailure, timeoutFromCredential } from '../../nodes/shared/transport';
+import { parseHttpDate } from '../../nodes/shared/transport/documents';
 import { describeShape, firstIssue } from '../../nodes/shared/transport/schemas';
 
 const node: INode = { id: '1', name: 'Document Generation', type: 'x.documentGeneration', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -90,5 +91,40 @@ describe('describeShape', () => {
 		expect(issue({})).toBe('document: Required');
 		expect(issue({ document: { id: 1 } })).toBe('document.id: Expected string, received number');
 		expect(firstIssue(new z.ZodError([]))).toBe('unexpected shape');
+	});
+});
+
+describe('parseHttpDate (the Date header of list answers)', () => {
+	test('reads IMF-fixdate', () => {
+		expect(parseHttpDate('Sun, 06 Nov 1994 08:49:37 GMT')).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+		expect(parseHttpDate('Wed, 29 Feb 2012 23:59:59 GMT')).toBe(Date.UTC(2012, 1, 29, 23, 59, 59));
+		expect(parseHttpDate(' Thu, 04 Jul 2041 12:00:00 GMT ')).toBe(Date.UTC(2041, 6, 4, 12));
+		expect(parseHttpDate(['Thu, 04 Jul 2041 12:00:00 GMT'])).toBe(Date.UTC(2041, 6, 4, 12));
+		expect(parseHttpDate(new Date(Date.UTC(2031, 4, 17, 9, 30, 0, 250)).toUTCString())).toBe(Date.UTC(2031, 4, 17, 9, 30, 0));
+	});
+
+	test.each([
+		undefined,
+		null,
+		'',
+		1700000000,
+		'junk',
+		['Thu, 04 Jul 2041 12:00:00 GMT', 'Thu, 04 Jul 2041 12:00:01 GMT'],
+		[],
+		'Sunday, 06-Nov-94 08:49:37 GMT', // RFC 850: obsolete
+		'Sun Nov  6 08:49:37 1994', // asctime: obsolete
+		'2041-07-04T12:00:00Z',
+		'Thu, 04 Jul 2041 12:00:00 +0000',
+		'Thu, 4 Jul 2041 12:00:00 GMT',
+		'Thu, 04 Jul 2041 12:00 GMT',
+		'thu, 04 jul 2041 12:00:00 gmt',
+		'Fri, 04 Jul 2041 12:00:00 GMT', // wrong weekday
+		'Fri, 30 Feb 2041 12:00:00 GMT', // no such day
+		'Thu, 04 Jul 2041 24:00:00 GMT',
+		'Thu, 04 Jul 2041 12:60:00 GMT',
+		'Thu, 04 Jul 2041 12:00:60 GMT',
+		'Mon, 06 Nov 0094 08:49:37 GMT', // would become 1994
+	])('ignores %p', (value) => {
+		expect(parseHttpDate(value)).toBeUndefined();
 	});
 });

@@ -13,10 +13,15 @@
  * - The next poll asks `q[updated_since] = floor(cursor s) - OVERLAP_SECONDS - ceil(walk s)`.
  *   Every card not seen yet has `updated_at > start of walk - lag`, and the cursor is at most
  *   the end of the walk, so that bound still covers it, inclusive or exclusive.
- * - When the walk also tells the service's current time (the signing time `X-Amz-Date` of the
- *   presigned `download_url`s it returned), every card stamped more than the lag before the
- *   walk began was visible throughout the walk and so was seen: the bound may move up to
- *   there, past the cursor when nothing happened for a while, so an idle poll lists nothing.
+ * - When the walk also tells the service's current time, every card stamped more than the lag
+ *   before the walk began was visible throughout the walk and so was seen: the bound may move
+ *   up to there, past the cursor when nothing happened for a while, so an idle poll lists
+ *   nothing. Two readings of that clock, both whole seconds, floored, and produced after the
+ *   walk began: the signing time `X-Amz-Date` of the presigned `download_url`s of success
+ *   cards, and the HTTP `Date` of every list answer (empty ones and failure cards included).
+ *   Each is carried back to the walk's start by the host-clock time from the walk's start to
+ *   the answer's arrival (a duration: the host clock's offset never matters), and `Date`, set
+ *   by whatever front server answers, gets one more second of margin. The latest wins.
  * - `seen` keeps the keys already handled whose `updated_at` is at or after that bound; older
  *   ones can never be listed again, so pruning them is safe and the state stays small.
  */
@@ -32,6 +37,11 @@ export const VISIBILITY_LAG_SECONDS = 5;
 export const OVERLAP_SECONDS = VISIBILITY_LAG_SECONDS + 2;
 /** Allowance for the URL signer's clock running ahead of the clock that stamps `updated_at`. */
 export const CLOCK_MARGIN_SECONDS = 2;
+/**
+ * Further allowance for an HTTP `Date`: set by the server that answers (maybe a proxy in
+ * front of the service, on a clock of its own), which may also round the second, not floor it.
+ */
+export const DATE_MARGIN_SECONDS = 1;
 /** Walks of the whole list in one poll, at most (a list that reshuffles on every request). */
 export const MAX_PASSES = 24;
 /** Walk durations beyond this are treated as this (a host clock that jumped). */
@@ -122,14 +132,22 @@ export function signedAtOf(card: Card): number | undefined {
 export class ServiceClock {
 	private readonly samples: Array<{ ms: number; hostAt: number }> = [];
 
-	/** Records the newest signing time among the cards of one answer. */
-	observe(cards: Card[], hostAt: number): void {
+	/**
+	 * Records what one answer, arrived at host time `hostAt`, tells of the service's clock: the
+	 * newest signing time among its cards, and its HTTP `Date` (ms) when it had a readable one.
+	 */
+	observe(cards: Card[], hostAt: number, dateMs?: number): void {
 		let best: number | undefined;
 		for (const card of cards) {
 			const ms = signedAtOf(card);
 			if (ms !== undefined && (best === undefined || ms > best)) best = ms;
 		}
-		if (best !== undefined) this.samples.push({ ms: best, hostAt });
+		if (dateMs !== undefined && Number.isFinite(dateMs)) {
+			// Whole seconds, floored, less the margin: at or before the answer was produced.
+			const ms = (Math.floor(dateMs / 1000) - DATE_MARGIN_SECONDS) * 1000;
+			if (best === undefined || ms > best) best = ms;
+		}
+		if (best !== undefined && Number.isFinite(hostAt)) this.samples.push({ ms: best, hostAt });
 	}
 
 	/** A lower bound of the service's time at host instant `hostAt`; undefined without readings. */

@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Query, TransportContext } from './index';
-import { apiRequest } from './index';
+import { apiRequest, apiRequestWithHeaders, headerValue } from './index';
 import {
 	accountEnvelope,
 	documentCardEnvelope,
@@ -41,6 +41,41 @@ export function filterQuery(filters: ListFilters): Query {
 export interface CardPage {
 	cards: IDataObject[];
 	nextPage: number | null;
+	/** The service's clock when it produced the answer (ms, whole seconds), from `Date`. */
+	serverTime?: number;
+}
+
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An HTTP `Date` header (RFC 7231 IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`) in ms;
+ * undefined when absent, repeated, or anything else (other date formats, an impossible date,
+ * a weekday that does not match).
+ */
+export function parseHttpDate(value: unknown): number | undefined {
+	const text = Array.isArray(value) ? (value.length === 1 ? (value[0] as unknown) : undefined) : value;
+	if (typeof text !== 'string') return undefined;
+	const match = IMF_FIXDATE.exec(text.trim());
+	if (!match) return undefined;
+	const [, weekday, day, month, year, hour, minute, second] = match;
+	const ms = Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hour), Number(minute), Number(second));
+	const date = new Date(ms);
+	// Date.UTC rolls over out-of-range fields (31 Feb, 24:00) and maps years 0-99 to 19xx:
+	// such a header is junk.
+	if (
+		!Number.isFinite(ms) ||
+		date.getUTCFullYear() !== Number(year) ||
+		date.getUTCDate() !== Number(day) ||
+		date.getUTCHours() !== Number(hour) ||
+		date.getUTCMinutes() !== Number(minute) ||
+		date.getUTCSeconds() !== Number(second) ||
+		WEEKDAYS[date.getUTCDay()] !== weekday
+	) {
+		return undefined;
+	}
+	return ms;
 }
 
 /** One page (24 cards) of the document list. */
@@ -50,7 +85,7 @@ export async function listDocumentCards(
 	page: number,
 	options: CallOptions = {},
 ): Promise<CardPage> {
-	const answer = await apiRequest(
+	const { body: answer, headers } = await apiRequestWithHeaders(
 		ctx,
 		{
 			method: 'GET',
@@ -64,7 +99,10 @@ export async function listDocumentCards(
 	const next = answer.meta?.next_page;
 	const cards = answer.document_cards as IDataObject[];
 	// Defensive: a page that is empty cannot be followed by more.
-	return { cards, nextPage: typeof next === 'number' && next > page && cards.length > 0 ? next : null };
+	const result: CardPage = { cards, nextPage: typeof next === 'number' && next > page && cards.length > 0 ? next : null };
+	const serverTime = parseHttpDate(headerValue(headers, 'date'));
+	if (serverTime !== undefined) result.serverTime = serverTime;
+	return result;
 }
 
 export async function getDocumentCard(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<IDataObject> {

@@ -237,7 +237,8 @@ async function exchange(
 	}
 }
 
-function headerValue(headers: unknown, name: string): unknown {
+/** A header of an answer by its lower-case name, whatever the case it came in. */
+export function headerValue(headers: unknown, name: string): unknown {
 	if (!headers || typeof headers !== 'object') return undefined;
 	const record = headers as Record<string, unknown>;
 	if (name in record) return record[name];
@@ -267,6 +268,15 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest,
 	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<T> {
+	return (await apiRequestWithHeaders(ctx, request, schema)).body;
+}
+
+/** `apiRequest`, also giving the headers of the (successful) answer. */
+export async function apiRequestWithHeaders<T = unknown>(
+	ctx: TransportContext,
+	request: ApiRequest,
+	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
+): Promise<{ body: T; headers: IDataObject }> {
 	const { baseUrl, apiKey, timeoutMs } = await credentials(ctx);
 	const what = request.what ?? `${request.method} ${request.path}`;
 	const options: IHttpRequestOptions = {
@@ -285,7 +295,7 @@ export async function apiRequest<T = unknown>(
 	if (response.statusCode === 404 && request.method === 'DELETE' && actedBefore) {
 		// An earlier attempt was cut off or answered 5xx after the service deleted it: gone is
 		// what was asked for.
-		return undefined as T;
+		return { body: undefined as T, headers: response.headers };
 	}
 	if (response.statusCode >= 400) {
 		const text = describeHttpError(response.statusCode, response.body, what, attempts);
@@ -295,7 +305,7 @@ export async function apiRequest<T = unknown>(
 			body: response.body,
 		});
 	}
-	if (!schema) return response.body as T;
+	if (!schema) return { body: response.body as T, headers: response.headers };
 	let body = response.body;
 	if (typeof body === 'string' && body.trim() !== '') {
 		try {
@@ -317,7 +327,7 @@ export async function apiRequest<T = unknown>(
 			{ itemIndex: request.itemIndex, httpCode: String(response.statusCode) },
 		);
 	}
-	return parsed.data;
+	return { body: parsed.data, headers: response.headers };
 }
 
 /**
