@@ -3,61 +3,62 @@ import type { INodeProperties } from 'n8n-workflow';
 
 const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
 
-export const documentIdLocator: INodeProperties = {
+/** A resource locator for a UUID: a searchable list (the default) or the ID typed in. */
+function uuidLocator(spec: {
+	displayName: string;
+	name: string;
+	what: string;
+	description: string;
+	placeholder: string;
+	searchListMethod: string;
+}): INodeProperties {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: spec.placeholder,
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+				validation: [
+					{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: `Not a valid ${spec.what} ID (a UUID)` } },
+				],
+			},
+		],
+	};
+}
+
+export const documentIdLocator = uuidLocator({
 	displayName: 'Document',
 	name: 'documentId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	what: 'document',
 	description:
 		'The document: pick it from the list (type part of its file name or its ID to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a document or search by file name or ID…',
-			typeOptions: { searchListMethod: 'searchDocuments', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
-			validation: [
-				{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid document ID (a UUID)' } },
-			],
-		},
-	],
-};
+	placeholder: 'Select a document or search by file name or ID…',
+	searchListMethod: 'searchDocuments',
+});
 
-export const templateIdLocator: INodeProperties = {
+export const templateIdLocator = uuidLocator({
 	displayName: 'Template',
 	name: 'templateId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	what: 'template',
 	description:
 		'The template to generate the document from: pick it from the list (type part of its name, folder or workspace to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a template or search by name…',
-			typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
-			validation: [
-				{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid template ID (a UUID)' } },
-			],
-		},
-	],
-};
+	placeholder: 'Select a template or search by name…',
+	searchListMethod: 'searchTemplates',
+});
 
 export const templateIdsFilter: INodeProperties = {
 	displayName: 'Template Names or IDs',
