@@ -30,7 +30,7 @@ import {
 } from '../shared/helpers/cursor';
 import { normalizeDocument } from '../shared/helpers/document';
 import { mapConcurrent } from '../shared/helpers/items';
-import { InputError, parseId, parseIdList } from '../shared/helpers/parse';
+import { InputError, parseBinaryPropertyName, parseId, parseIdList } from '../shared/helpers/parse';
 import type { ListFilters } from '../shared/transport/documents';
 import { listDocumentCards } from '../shared/transport/documents';
 
@@ -68,14 +68,7 @@ function readSettings(ctx: IPollFunctions): Settings {
 		filter.workspaceId = parseId(filters.workspaceId, 'workspace ID');
 	}
 	const download = ctx.getNodeParameter('download', false) === true;
-	let binaryPropertyName = 'data';
-	if (download) {
-		const name = ctx.getNodeParameter('binaryPropertyName', 'data');
-		if (typeof name !== 'string' || name.trim() === '') {
-			throw new InputError('The output binary field name is empty', 'Enter a field name for the file, e.g. data');
-		}
-		binaryPropertyName = name.trim();
-	}
+	const binaryPropertyName = download ? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data')) : 'data';
 	return { events, filter, download, binaryPropertyName };
 }
 

@@ -15,7 +15,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, isFinished, mimeTypeFor } from './helpers/document';
 import type { ItemError } from './helpers/items';
-import { mapConcurrent } from './helpers/items';
+import { asItemError, mapConcurrent } from './helpers/items';
 import { isAfterWrite, parseTime, pollDelay, updatedSinceFor } from './helpers/wait';
 import type { TransportContext } from './transport';
 import { downloadError, fetchFile, pause } from './transport';
@@ -124,14 +124,7 @@ export async function waitForDocuments(
 		const entry = watched.get(id);
 		if (!entry) return;
 		watched.delete(id);
-		for (const target of entry.targets) {
-			const itemError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: target.itemIndex });
-			if (itemError.context.itemIndex === undefined) itemError.context.itemIndex = target.itemIndex;
-			give(target, { error: itemError });
-		}
+		for (const target of entry.targets) give(target, { error: asItemError(ctx, error, target.itemIndex) });
 	};
 	const failAll = (error: unknown) => {
 		for (const id of [...watched.keys()]) failDocument(id, error);

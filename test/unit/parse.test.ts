@@ -6,11 +6,13 @@ import {
 	isUuid,
 	jsonProblem,
 	normalizeBaseUrl,
+	parseBinaryPropertyName,
 	parseId,
 	parseIdList,
 	parseJsonLoose,
 	parseJsonObject,
 	parsePositiveInteger,
+	parseWriteStatus,
 	preview,
 	toUnixSeconds,
 } from '../../nodes/shared/helpers/parse';
@@ -217,5 +219,26 @@ describe('preview and parseJsonLoose', () => {
 		expect(parseJsonLoose('{"a":1}')).toEqual({ a: 1 });
 		expect(parseJsonLoose('not json')).toBe('not json');
 		expect(parseJsonLoose(5)).toBe(5);
+	});
+});
+
+describe('parseWriteStatus', () => {
+	test('pending and draft pass; anything else is refused with the allowed values', () => {
+		expect(parseWriteStatus('pending')).toBe('pending');
+		expect(parseWriteStatus('draft')).toBe('draft');
+		for (const bad of ['success', 'PENDING', '', null, undefined, 3]) {
+			expect(() => parseWriteStatus(bad)).toThrow(InputError);
+			expect(() => parseWriteStatus(bad)).toThrow(/is not allowed/);
+		}
+		expect(() => parseWriteStatus('generating')).toThrow('The status "generating" is not allowed');
+	});
+});
+
+describe('parseBinaryPropertyName', () => {
+	test('a name is trimmed; empty, blank and non-text names are refused', () => {
+		expect(parseBinaryPropertyName('  pdf ')).toBe('pdf');
+		for (const bad of ['', '   ', null, undefined, 7, {}]) {
+			expect(() => parseBinaryPropertyName(bad)).toThrow('The output binary field name is empty');
+		}
 	});
 });

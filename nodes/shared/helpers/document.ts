@@ -3,9 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonLoose } from './parse';
 
-/** Statuses after which a document no longer changes by itself. */
-export const FINISHED_STATUSES = ['success', 'failure'] as const;
-
+/** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {
 	return status === 'success' || status === 'failure';
 }

@@ -89,30 +89,10 @@ export async function runPerItem<P>(
 	return results.flatMap((result) => result ?? []);
 }
 
-/**
- * Runs `handle` for every item in order. A failing item becomes an error item under
- * `continueOnFail` and stops the node otherwise.
- */
-export async function forEachItem(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	handle: (itemIndex: number) => Promise<INodeExecutionData[]>,
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(ctx, items, (i) => i, async (i) => await handle(i));
-}
-
-/** Runs `task` over `inputs` with at most `limit` at a time; results keep input order. */
+/** Runs `task` over `inputs` with at most `limit` at a time, started in order; results keep input order. */
 export async function mapConcurrent<I, O>(inputs: I[], limit: number, task: (input: I, index: number) => Promise<O>): Promise<O[]> {
-	const results = new Array<O>(inputs.length);
-	let next = 0;
-	const workers = Array.from({ length: Math.min(Math.max(1, limit), inputs.length) }, async () => {
-		while (next < inputs.length) {
-			const index = next++;
-			results[index] = await task(inputs[index], index);
-		}
-	});
-	await Promise.all(workers);
-	return results;
+	const gate = createLimiter(limit);
+	return await Promise.all(inputs.map(async (input, index) => await gate(async () => await task(input, index))));
 }
 
 /**
@@ -120,6 +100,7 @@ export async function mapConcurrent<I, O>(inputs: I[], limit: number, task: (inp
  * For work that arrives over time (downloads started as documents finish).
  */
 export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+	limit = Math.max(1, limit);
 	let active = 0;
 	const queue: Array<() => void> = [];
 	const next = () => {

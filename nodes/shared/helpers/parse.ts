@@ -193,3 +193,21 @@ export function parseJsonLoose(value: unknown): unknown {
 		return value;
 	}
 }
+
+/** The status a write may set: `pending` (generate now) or `draft`. */
+export function parseWriteStatus(value: unknown): 'pending' | 'draft' {
+	if (value === 'pending' || value === 'draft') return value;
+	throw new InputError(
+		`The status "${preview(value)}" is not allowed`,
+		'Choose "Pending" to generate the file now, or "Draft" to store the document without generating it',
+	);
+}
+
+/** The name of the binary field a file goes into: a non-empty text, trimmed. */
+export function parseBinaryPropertyName(value: unknown): string {
+	const name = typeof value === 'string' ? value.trim() : '';
+	if (name === '') {
+		throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
+	}
+	return name;
+}

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
-import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
+import { InputError, parseId, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport/documents';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
 
@@ -101,10 +101,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	return await runGenerations(this, items, (i) => {
 		const templateId = parseId(this.getNodeParameter('templateId', i, undefined, { extractValue: true }), 'template');
 		const payload = parseJsonObject(this.getNodeParameter('payload', i, '{}'), 'payload');
-		const status = this.getNodeParameter('status', i, 'pending') as string;
-		if (status !== 'pending' && status !== 'draft') {
-			throw new InputError(`The status "${status}" is not allowed`, 'Choose "Pending" to generate now or "Draft" to store only');
-		}
+		const status = parseWriteStatus(this.getNodeParameter('status', i, 'pending'));
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const meta = buildMeta(additional.meta, additional.filename);
 		const generation = status === 'pending' ? readGenerationOptions(this, i) : NO_WAIT;

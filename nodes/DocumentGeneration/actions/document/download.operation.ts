@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { runPerItem } from '../../../shared/helpers/items';
-import { InputError, parseId } from '../../../shared/helpers/parse';
+import { parseBinaryPropertyName, parseId } from '../../../shared/helpers/parse';
 import { CONCURRENCY, downloadToBinary } from '../../../shared/generation';
 import { getDocumentCard } from '../../../shared/transport/documents';
 
@@ -21,10 +21,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		items,
 		(i) => {
 			const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
-			const field = String(this.getNodeParameter('binaryPropertyName', i, 'data')).trim();
-			if (field === '') {
-				throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
-			}
+			const field = parseBinaryPropertyName(this.getNodeParameter('binaryPropertyName', i, 'data'));
 			return { id, field };
 		},
 		async ({ id, field }, i) => {

@@ -9,7 +9,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { normalizeDocument } from '../../../shared/helpers/document';
 import type { ItemError } from '../../../shared/helpers/items';
 import { asItemError, createLimiter, errorItem, mapConcurrent } from '../../../shared/helpers/items';
-import { InputError, parsePositiveInteger } from '../../../shared/helpers/parse';
+import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
 import type { WaitTarget } from '../../../shared/generation';
 import { CONCURRENCY, downloadToBinary, waitForDocuments } from '../../../shared/generation';
 
@@ -32,23 +32,19 @@ export const waitOptions: INodeProperties = {
 	],
 };
 
-export interface GenerationRequest {
-	/** Sends the write for this item and returns the API document. */
-	send: () => Promise<IDataObject>;
-	/** Whether the write starts a generation (status pending). */
-	generates: boolean;
-	wait: boolean;
-	download: boolean;
-	binaryPropertyName: string;
-	timeoutSeconds: number;
-	templateId?: string;
-}
-
 export interface GenerationOptions {
 	wait: boolean;
 	download: boolean;
 	binaryPropertyName: string;
 	timeoutSeconds: number;
+}
+
+export interface GenerationRequest extends GenerationOptions {
+	/** Sends the write for this item and returns the API document. */
+	send: () => Promise<IDataObject>;
+	/** Whether the write starts a generation (status pending). */
+	generates: boolean;
+	templateId?: string;
 }
 
 export const NO_WAIT: GenerationOptions = { wait: false, download: false, binaryPropertyName: 'data', timeoutSeconds: 300 };
@@ -57,10 +53,7 @@ export const NO_WAIT: GenerationOptions = { wait: false, download: false, binary
 export function readGenerationOptions(ctx: IExecuteFunctions, i: number): GenerationOptions {
 	const wait = ctx.getNodeParameter('waitForCompletion', i, true) as boolean;
 	const download = wait && (ctx.getNodeParameter('download', i, false) as boolean);
-	const binaryPropertyName = download ? String(ctx.getNodeParameter('binaryPropertyName', i, 'data')).trim() : 'data';
-	if (download && binaryPropertyName === '') {
-		throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
-	}
+	const binaryPropertyName = download ? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data')) : 'data';
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutSeconds = wait
 		? parsePositiveInteger(options.waitTimeout ?? 300, 'wait timeout', 'Set Options → Wait Timeout to a number of seconds, e.g. 300')

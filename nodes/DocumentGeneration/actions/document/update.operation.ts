@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator, templateIdLocator } from '../../../shared/descriptions';
-import { InputError, parseId, parseJsonObject } from '../../../shared/helpers/parse';
+import { InputError, parseId, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport/documents';
 import { readFilename } from './create.operation';
@@ -106,12 +106,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		} else if (filename) {
 			mergeFilenameIntoCurrentMeta = true;
 		}
-		if ('status' in update) {
-			if (update.status !== 'pending' && update.status !== 'draft') {
-				throw new InputError(`The status "${String(update.status)}" is not allowed`, 'Choose "Pending" to generate or "Draft"');
-			}
-			fields.status = update.status;
-		}
+		if ('status' in update) fields.status = parseWriteStatus(update.status);
 		if (Object.keys(fields).length === 0 && !mergeFilenameIntoCurrentMeta) {
 			throw new InputError(
 				'There is nothing to update',
