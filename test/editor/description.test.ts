@@ -141,6 +141,18 @@ describe('contract: action node parameters', () => {
 		for (const op of ['create', 'getAll']) expect(shown(action, doc(op), 'documentId')).toHaveLength(0);
 	});
 
+	/** Wait, download, file field and wait timeout: shown alike by create and update. */
+	function expectGenerationParameters(values: INodeParameters): void {
+		const wait = one(action, values, 'waitForCompletion');
+		expect([wait.type, wait.default]).toEqual(['boolean', true]);
+		const download = one(action, values, 'download');
+		expect([download.type, download.default]).toEqual(['boolean', false]);
+		const binary = one(action, values, 'binaryPropertyName');
+		expect([binary.type, binary.default]).toEqual(['string', 'data']);
+		const waitTimeout = child(one(action, values, 'options'), 'waitTimeout');
+		expect([waitTimeout.type, waitTimeout.default]).toEqual(['number', 300]);
+	}
+
 	test('create: templateId, payload, status, waitForCompletion, download, binaryPropertyName, additionalFields, options', () => {
 		const values = doc('create', { status: 'pending', waitForCompletion: true, download: true });
 		expectLocator(one(action, values, 'templateId'));
@@ -151,21 +163,12 @@ describe('contract: action node parameters', () => {
 		expect(status.default).toBe('pending');
 		expect(optionValues(status)).toEqual(['draft', 'pending']);
 
-		const wait = one(action, values, 'waitForCompletion');
-		expect([wait.type, wait.default]).toEqual(['boolean', true]);
-		const download = one(action, values, 'download');
-		expect([download.type, download.default]).toEqual(['boolean', false]);
-		const binary = one(action, values, 'binaryPropertyName');
-		expect([binary.type, binary.default]).toEqual(['string', 'data']);
-
 		const additional = one(action, values, 'additionalFields');
 		expect(additional.type).toBe('collection');
 		expect(child(additional, 'meta').type).toBe('json');
 		expect(child(additional, 'filename').type).toBe('string');
 
-		const options = one(action, values, 'options');
-		const waitTimeout = child(options, 'waitTimeout');
-		expect([waitTimeout.type, waitTimeout.default]).toEqual(['number', 300]);
+		expectGenerationParameters(values);
 	});
 
 	test('update: updateFields (templateId, payload, meta, filename, status), wait/download/binary, options.waitTimeout', () => {
@@ -180,14 +183,7 @@ describe('contract: action node parameters', () => {
 		expect(status.type).toBe('options');
 		expect(optionValues(status)).toEqual(['draft', 'pending']);
 
-		const wait = one(action, values, 'waitForCompletion');
-		expect([wait.type, wait.default]).toEqual(['boolean', true]);
-		const download = one(action, values, 'download');
-		expect([download.type, download.default]).toEqual(['boolean', false]);
-		const binary = one(action, values, 'binaryPropertyName');
-		expect([binary.type, binary.default]).toEqual(['string', 'data']);
-		const waitTimeout = child(one(action, values, 'options'), 'waitTimeout');
-		expect([waitTimeout.type, waitTimeout.default]).toEqual(['number', 300]);
+		expectGenerationParameters(values);
 	});
 
 	test('download: documentId and binaryPropertyName', () => {

@@ -367,9 +367,8 @@ export async function fetchFile(
 /** A NodeApiError for a failed download answer (used by the download helpers). */
 export function downloadError(ctx: TransportContext, status: number, what: string, itemIndex?: number) {
 	const expired = status === 403;
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: `Download failed with ${status}` },
+	return apiError(
+		ctx,
 		{
 			message: expired
 				? `The download link kept being refused (403) while trying to ${what}`
@@ -377,8 +376,8 @@ export function downloadError(ctx: TransportContext, status: number, what: strin
 			description: expired
 				? 'A fresh link was fetched and refused too. Check the system clock and run again.'
 				: 'Run again later; if it persists, open the document in the dashboard.',
-			httpCode: String(status),
-			itemIndex,
 		},
+		undefined,
+		{ itemIndex, httpCode: String(status) },
 	);
 }
