@@ -30,7 +30,7 @@ import {
 } from '../shared/helpers/cursor';
 import { normalizeDocument } from '../shared/helpers/document';
 import { mapConcurrent } from '../shared/helpers/items';
-import { InputError, parseBinaryPropertyName, parseId, parseIdList } from '../shared/helpers/parse';
+import { InputError, parseBinaryPropertyName, parseListFilters } from '../shared/helpers/parse';
 import type { ListFilters } from '../shared/transport/documents';
 import { listDocumentCards } from '../shared/transport/documents';
 
@@ -62,11 +62,9 @@ function readSettings(ctx: IPollFunctions): Settings {
 	if (!events.length) {
 		throw new InputError('No event is chosen', 'Choose Generation Succeeded and/or Generation Failed under Events');
 	}
-	const filters = (ctx.getNodeParameter('filters', {}) ?? {}) as IDataObject;
-	const filter: CardFilter = { templateIds: parseIdList(filters.templateIds, 'template filter') };
-	if (filters.workspaceId !== undefined && filters.workspaceId !== null && filters.workspaceId !== '') {
-		filter.workspaceId = parseId(filters.workspaceId, 'workspace ID');
-	}
+	const { templateIds = [], workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
+	const filter: CardFilter = { templateIds };
+	if (workspaceId) filter.workspaceId = workspaceId;
 	const download = ctx.getNodeParameter('download', false) === true;
 	const binaryPropertyName = download ? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data')) : 'data';
 	return { events, filter, download, binaryPropertyName };

@@ -11,6 +11,7 @@ import {
 	parseIdList,
 	parseJsonLoose,
 	parseJsonObject,
+	parseListFilters,
 	parsePositiveInteger,
 	parseWriteStatus,
 	preview,
@@ -240,5 +241,23 @@ describe('parseBinaryPropertyName', () => {
 		for (const bad of ['', '   ', null, undefined, 7, {}]) {
 			expect(() => parseBinaryPropertyName(bad)).toThrow('The output binary field name is empty');
 		}
+	});
+});
+
+describe('parseListFilters', () => {
+	test('every filter checked and converted; blank fields left out', () => {
+		expect(parseListFilters({})).toEqual({});
+		expect(parseListFilters(undefined)).toEqual({});
+		expect(
+			parseListFilters({ templateIds: `${ID}, ${ID2.toUpperCase()}`, status: 'failure', workspaceId: ID, updatedSince: '2026-01-31T09:00:00Z' }),
+		).toEqual({ templateIds: [ID, ID2], status: 'failure', workspaceId: ID, updatedSince: 1769850000 });
+		expect(parseListFilters({ templateIds: [], status: '', workspaceId: null, updatedSince: '' })).toEqual({});
+	});
+
+	test('a bad status, workspace, template or date is refused', () => {
+		expect(() => parseListFilters({ status: 'pending' })).toThrow('The status filter "pending" is not one the list accepts');
+		expect(() => parseListFilters({ workspaceId: 'acme' })).toThrow(/workspace ID "acme" is not a valid ID/);
+		expect(() => parseListFilters({ templateIds: ['nope'] })).toThrow(/template filter contains "nope"/);
+		expect(() => parseListFilters({ updatedSince: 'yesterday-ish' })).toThrow(/is not a date/);
 	});
 });

@@ -1,20 +1,9 @@
 /** The `list` modes of the resource locators (`templateId`, `documentId`). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listDocumentCards, listTemplateCards, listWorkspaceCards } from '../../shared/transport/documents';
-import { documentLabel, templateLabel, templateMatches, uuidIn, workspaceNames } from './labels';
-
-/**
- * Workspace names for labels. They only decorate the list, so when they cannot be read the
- * templates are still listed (without workspace names) instead of failing the whole list.
- */
-async function workspaceNamesOrNone(ctx: ILoadOptionsFunctions): Promise<Map<string, string>> {
-	try {
-		return workspaceNames(await listWorkspaceCards(ctx));
-	} catch {
-		return new Map();
-	}
-}
+import { listDocumentCards, listTemplateCards } from '../../shared/transport/documents';
+import { documentLabel, templateLabel, templateMatches, uuidIn } from './labels';
+import { workspaceNamesOrNone } from './workspaces';
 
 /**
  * Every template (one request, `page=all`), narrowed here as the user types: by identifier,

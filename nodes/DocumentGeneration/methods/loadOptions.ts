@@ -4,6 +4,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isUuid } from '../../shared/helpers/parse';
 import { listTemplateCards, listWorkspaceCards } from '../../shared/transport/documents';
 import { templateLabel, workspaceNames } from './labels';
+import { workspaceNamesOrNone } from './workspaces';
 
 /** Workspaces by name. */
 export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -39,7 +40,7 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 	const workspaceId = chosenWorkspace(this);
 	const [templates, names] = await Promise.all([
 		listTemplateCards(this, workspaceId),
-		workspaceId ? Promise.resolve(new Map<string, string>()) : listWorkspaceCards(this).then(workspaceNames, () => new Map<string, string>()),
+		workspaceId ? Promise.resolve(new Map<string, string>()) : workspaceNamesOrNone(this),
 	]);
 	return templates
 		// Defensive: a service that ignored q[workspace_id] must not widen the list.

@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ListFilters } from '../transport/documents';
+
 /** A refusal of user input: `message` says what is wrong, `hint` how to fix it. */
 export class InputError extends Error {
 	constructor(
@@ -210,4 +212,28 @@ export function parseBinaryPropertyName(value: unknown): string {
 		throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
 	}
 	return name;
+}
+
+const LIST_STATUSES = ['success', 'failure', 'draft'];
+
+/**
+ * The Filters collection (Get Many, the trigger) as list filters, checked: template IDs
+ * (a list or comma-separated text), status, workspace ID, and Updated Since as unix seconds.
+ * Blank fields are left out.
+ */
+export function parseListFilters(value: unknown): ListFilters {
+	const raw = (value && typeof value === 'object' ? value : {}) as IDataObject;
+	const blank = (v: unknown) => v === undefined || v === null || v === '';
+	const filters: ListFilters = {};
+	const templateIds = parseIdList(raw.templateIds, 'template filter');
+	if (templateIds.length) filters.templateIds = templateIds;
+	if (!blank(raw.status)) {
+		if (!LIST_STATUSES.includes(String(raw.status))) {
+			throw new InputError(`The status filter "${preview(raw.status)}" is not one the list accepts`, 'Use success, failure or draft');
+		}
+		filters.status = String(raw.status);
+	}
+	if (!blank(raw.workspaceId)) filters.workspaceId = parseId(raw.workspaceId, 'workspace ID');
+	if (!blank(raw.updatedSince)) filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
+	return filters;
 }

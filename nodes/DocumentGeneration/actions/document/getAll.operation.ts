@@ -4,8 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { templateIdsFilter, workspaceIdFilter } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, runPerItem } from '../../../shared/helpers/items';
-import { InputError, parseId, parseIdList, parsePositiveInteger, toUnixSeconds } from '../../../shared/helpers/parse';
-import type { ListFilters } from '../../../shared/transport/documents';
+import { parseListFilters, parsePositiveInteger } from '../../../shared/helpers/parse';
 import { listDocumentCards } from '../../../shared/transport/documents';
 
 export const properties: INodeProperties[] = [
@@ -59,24 +58,6 @@ export const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['getAll'] } }, properties);
 
-/** The list filters of one item, checked. */
-export function readFilters(raw: IDataObject): ListFilters {
-	const filters: ListFilters = {};
-	const templateIds = parseIdList(raw.templateIds, 'template filter');
-	if (templateIds.length) filters.templateIds = templateIds;
-	if (raw.status !== undefined && raw.status !== '') {
-		if (!['success', 'failure', 'draft'].includes(String(raw.status))) {
-			throw new InputError(`The status filter "${String(raw.status)}" is not one the list accepts`, 'Use success, failure or draft');
-		}
-		filters.status = String(raw.status);
-	}
-	if (raw.workspaceId !== undefined && raw.workspaceId !== '') filters.workspaceId = parseId(raw.workspaceId, 'workspace ID');
-	if (raw.updatedSince !== undefined && raw.updatedSince !== '' && raw.updatedSince !== null) {
-		filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
-	}
-	return filters;
-}
-
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	return await runPerItem(
 		this,
@@ -86,7 +67,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const limit = returnAll
 				? Infinity
 				: parsePositiveInteger(this.getNodeParameter('limit', i, 50), 'limit', 'Set Limit to 1 or more, or turn on Return All');
-			const filters = readFilters(this.getNodeParameter('filters', i, {}) as IDataObject);
+			const filters = parseListFilters(this.getNodeParameter('filters', i, {}));
 			return { limit, filters };
 		},
 		async ({ limit, filters }, i) => {
