@@ -15,15 +15,10 @@
  *   - first activation over a long history.
  *
  *   node scripts/bench-trigger.js [--burst 100] [--history 500] */
-const { cleanUserFolder } = require('./ts-register');
+const { cliOption, runScript } = require('./ts-register');
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-	const i = args.indexOf(name);
-	return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
-};
-const BURST = option('--burst', 100);
-const HISTORY = option('--history', 500);
+const BURST = Number(cliOption('--burst', 100));
+const HISTORY = Number(cliOption('--history', 500));
 const LIST = '/api/v1/document_cards';
 const START = Date.UTC(2030, 0, 1, 9, 0, 0);
 
@@ -162,13 +157,4 @@ async function main() {
 	}
 }
 
-main()
-	.then(() => {
-		cleanUserFolder();
-		process.exit(0);
-	})
-	.catch((error) => {
-		console.error(error);
-		cleanUserFolder();
-		process.exit(1);
-	});
+runScript('bench-trigger', main);

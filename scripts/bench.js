@@ -10,16 +10,11 @@
  *
  *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast) */
-const { requestKind: kindOf, runScript } = require('./ts-register');
+const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-	const i = args.indexOf(name);
-	return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
-const SIZES = option('--sizes', '40,200').split(',').map(Number);
-const NAIVE_ITEMS = Number(option('--naive', '40'));
-const NAIVE_ESTIMATE = args.includes('--naive-estimate');
+const SIZES = cliOption('--sizes', '40,200').split(',').map(Number);
+const NAIVE_ITEMS = Number(cliOption('--naive', '40'));
+const NAIVE_ESTIMATE = process.argv.includes('--naive-estimate');
 const PENDING_MS = 100;
 const GENERATING_MS = 1400;
 const TARGET_SECONDS = 4;

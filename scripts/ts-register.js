@@ -58,4 +58,11 @@ function runScript(name, main) {
 		});
 }
 
-module.exports = { cleanUserFolder, requestKind, runScript };
+/** The value after `--name` on the command line, or the fallback. */
+function cliOption(name, fallback) {
+	const args = process.argv.slice(2);
+	const i = args.indexOf(name);
+	return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+}
+
+module.exports = { cleanUserFolder, cliOption, requestKind, runScript };
