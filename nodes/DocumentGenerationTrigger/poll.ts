@@ -11,7 +11,7 @@ import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } fro
 import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/generation';
-import type { CardFilter, Entry, EventCursor, TriggerEvent, TriggerState, WalkFacts } from '../shared/helpers/cursor';
+import type { Entry, EventCursor, TriggerEvent, TriggerState, WalkFacts } from '../shared/helpers/cursor';
 import {
 	MAX_PASSES,
 	OVERLAP_SECONDS,
@@ -41,7 +41,8 @@ const MAX_PAGES = 5000;
 
 interface Settings {
 	events: TriggerEvent[];
-	filter: CardFilter;
+	/** The template and workspace filters. */
+	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>;
 	download: boolean;
 	binaryPropertyName: string;
 }
@@ -62,18 +63,15 @@ function readSettings(ctx: IPollFunctions): Settings {
 	if (!events.length) {
 		throw new InputError('No event is chosen', 'Choose Generation Succeeded and/or Generation Failed under Events');
 	}
-	const { templateIds = [], workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
-	const filter: CardFilter = { templateIds };
-	if (workspaceId) filter.workspaceId = workspaceId;
+	const { templateIds, workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
+	const filter = { templateIds, workspaceId };
 	const download = ctx.getNodeParameter('download', false) === true;
 	const binaryPropertyName = download ? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data')) : 'data';
 	return { events, filter, download, binaryPropertyName };
 }
 
 function listFilters(settings: Settings, event: TriggerEvent, since?: number | null): ListFilters {
-	const filters: ListFilters = { status: event };
-	if (settings.filter.templateIds.length) filters.templateIds = settings.filter.templateIds;
-	if (settings.filter.workspaceId) filters.workspaceId = settings.filter.workspaceId;
+	const filters: ListFilters = { ...settings.filter, status: event };
 	if (since !== undefined && since !== null) filters.updatedSince = since;
 	return filters;
 }
@@ -195,7 +193,7 @@ async function attachFiles(
 
 function describeFilters(settings: Settings): string {
 	const parts = [`status ${settings.events.map((e) => `"${e}"`).join(' or ')}`];
-	if (settings.filter.templateIds.length) parts.push(`template ${settings.filter.templateIds.join(', ')}`);
+	if (settings.filter.templateIds?.length) parts.push(`template ${settings.filter.templateIds.join(', ')}`);
 	if (settings.filter.workspaceId) parts.push(`workspace ${settings.filter.workspaceId}`);
 	return parts.join(', ');
 }

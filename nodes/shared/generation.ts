@@ -13,10 +13,10 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { fileNameFor, isFinished, mimeTypeFor } from './helpers/document';
+import { fileNameFor, isFinished, mimeTypeFor, timeOf } from './helpers/document';
 import type { ItemError } from './helpers/items';
 import { asItemError, mapConcurrent } from './helpers/items';
-import { isAfterWrite, parseTime, pollDelay, updatedSinceFor } from './helpers/wait';
+import { isAfterWrite, pollDelay, updatedSinceFor } from './helpers/wait';
 import type { TransportContext } from './transport';
 import { downloadError, fetchFile, pause } from './transport';
 import { PAGE_SIZE, getDocumentCard, listDocumentCards } from './transport/documents';
@@ -109,7 +109,7 @@ export async function waitForDocuments(
 	for (const target of targets) {
 		const entry = watched.get(target.id) ?? { targets: [], writtenAt: NaN, status: 'pending', misses: 0 };
 		entry.targets.push(target);
-		const writtenAt = parseTime(target.updatedAt);
+		const writtenAt = timeOf(target.updatedAt) ?? NaN;
 		if (Number.isFinite(writtenAt) && !(entry.writtenAt >= writtenAt)) entry.writtenAt = writtenAt;
 		watched.set(target.id, entry);
 	}

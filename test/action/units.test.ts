@@ -1,7 +1,7 @@
 /** Plain unit tests of the pure pieces behind waiting, downloads and output items. */
-import { fileNameFor, mimeTypeFor, normalizeDocument } from '../../nodes/shared/helpers/document';
+import { fileNameFor, mimeTypeFor, normalizeDocument, timeOf } from '../../nodes/shared/helpers/document';
 import { createLimiter, mapConcurrent } from '../../nodes/shared/helpers/items';
-import { isAfterWrite, parseTime, pollDelay, updatedSinceFor } from '../../nodes/shared/helpers/wait';
+import { isAfterWrite, pollDelay, updatedSinceFor } from '../../nodes/shared/helpers/wait';
 
 describe('poll schedule', () => {
 	test('first looks after about a second, then backs off by half up to 10 s', () => {
@@ -20,7 +20,7 @@ describe('list window', () => {
 	});
 
 	test('a finished view older than the write is not its outcome; unknown times are trusted', () => {
-		const write = parseTime('2026-03-02T10:00:05.000Z');
+		const write = timeOf('2026-03-02T10:00:05.000Z')!;
 		expect(isAfterWrite('2026-03-02T10:00:04.999Z', write)).toBe(false);
 		expect(isAfterWrite('2026-03-02T10:00:05.000Z', write)).toBe(true);
 		expect(isAfterWrite('2026-03-02T10:00:06.500Z', write)).toBe(true);

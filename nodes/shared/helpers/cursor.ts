@@ -26,6 +26,11 @@
  *   ones can never be listed again, so pruning them is safe and the state stays small.
  */
 
+import type { ListFilters } from '../transport/documents';
+import { timeOf } from './document';
+
+export { timeOf };
+
 export type Card = Record<string, unknown>;
 
 export type TriggerEvent = 'success' | 'failure';
@@ -66,13 +71,6 @@ export interface EventCursor {
 }
 
 export type TriggerState = Partial<Record<TriggerEvent, EventCursor>>;
-
-/** A service timestamp (ISO 8601 text) in ms; undefined when it cannot be read. */
-export function timeOf(value: unknown): number | undefined {
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const ms = Date.parse(value);
-	return Number.isFinite(ms) ? ms : undefined;
-}
 
 /** The event key of a card: `<id>@<updated_at ms>`; undefined for a card without id. */
 export function entryOf(card: Card): Entry | undefined {
@@ -349,18 +347,13 @@ export function serializeState(state: TriggerState): { version: number; events: 
 	return { version: STATE_VERSION, events };
 }
 
-export interface CardFilter {
-	templateIds: string[];
-	workspaceId?: string;
-}
-
 /**
  * Whether a listed card is an event of this kind under these filters. The list is asked to
  * filter already; this guards against a service that ignores a filter.
  */
-export function matches(card: Card, event: TriggerEvent, filter: CardFilter): boolean {
+export function matches(card: Card, event: TriggerEvent, filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>): boolean {
 	if (card.status !== event) return false;
-	if (filter.templateIds.length && typeof card.document_template_id === 'string') {
+	if (filter.templateIds?.length && typeof card.document_template_id === 'string') {
 		if (!filter.templateIds.includes(card.document_template_id.toLowerCase())) return false;
 	}
 	if (filter.workspaceId && typeof card.app_id === 'string') {

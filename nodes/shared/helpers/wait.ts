@@ -1,4 +1,5 @@
-/** Pure pieces of waiting for generation: the polling schedule, the list window, time stamps. */
+/** Pure pieces of waiting for generation: the polling schedule, the list window, stale views. */
+import { timeOf } from './document';
 
 /**
  * Delay before poll number `round` (0-based): a first look after about a second (typical
@@ -9,11 +10,6 @@ export function pollDelay(round: number): number {
 	return Math.min(10_000, Math.round(1000 * 1.5 ** Math.max(0, round - 1)));
 }
 
-/** A service time stamp (ISO text) in epoch ms; NaN when absent or not a date. */
-export function parseTime(value: unknown): number {
-	return typeof value === 'string' ? Date.parse(value) : NaN;
-}
-
 /**
  * The `q[updated_since]` bound (unix seconds) that covers documents last written at the
  * given service timestamps: the earliest of them, one second early, because the bound is
@@ -22,8 +18,8 @@ export function parseTime(value: unknown): number {
 export function updatedSinceFor(timestamps: Array<unknown>, fallbackMs: number): number {
 	let earliest = Infinity;
 	for (const value of timestamps) {
-		const ms = parseTime(value);
-		if (Number.isFinite(ms) && ms < earliest) earliest = ms;
+		const ms = timeOf(value);
+		if (ms !== undefined && ms < earliest) earliest = ms;
 	}
 	if (!Number.isFinite(earliest)) earliest = fallbackMs;
 	return Math.floor(earliest / 1000) - 1;
@@ -35,7 +31,7 @@ export function updatedSinceFor(timestamps: Array<unknown>, fallbackMs: number):
  * generation) is not. Unknown times are trusted.
  */
 export function isAfterWrite(viewUpdatedAt: unknown, writtenAt: number): boolean {
-	const seen = parseTime(viewUpdatedAt);
-	if (!Number.isFinite(seen) || !Number.isFinite(writtenAt)) return true;
+	const seen = timeOf(viewUpdatedAt);
+	if (seen === undefined || !Number.isFinite(writtenAt)) return true;
 	return seen >= writtenAt;
 }
