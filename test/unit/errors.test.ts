@@ -2,6 +2,7 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 
 import {
+	describeDownloadError,
 	describeHttpError,
 	describeNetworkError,
 	redact,
@@ -174,5 +175,16 @@ describe('redact and safeDetail', () => {
 		expect(safeDetail('x'.repeat(1000), undefined)!.length).toBeLessThanOrEqual(201);
 		expect(safeDetail(undefined, key)).toBeUndefined();
 		expect(safeDetail('  ', key)).toBeUndefined();
+	});
+});
+
+describe('describeDownloadError', () => {
+	test('403 says the fresh link was refused too; other statuses say to run again', () => {
+		const expired = describeDownloadError(403, 'download the file of document X');
+		expect(expired.message).toBe('The download link kept being refused (403) while trying to download the file of document X');
+		expect(expired.description).toMatch(/fresh link was fetched and refused too/);
+		const other = describeDownloadError(500, 'download the file of document X');
+		expect(other.message).toBe('The file could not be downloaded (500) while trying to download the file of document X');
+		expect(other.description).toMatch(/Run again later/);
 	});
 });

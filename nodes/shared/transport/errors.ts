@@ -190,6 +190,20 @@ export function describeNetworkError(code: string, what: string, timeoutMs: numb
 	}
 }
 
+/** Message and fix for a file download that failed with `status` (after one fresh link on 403). */
+export function describeDownloadError(status: number, what: string): ApiErrorText {
+	if (status === 403) {
+		return {
+			message: `The download link kept being refused (403) while trying to ${what}`,
+			description: 'A fresh link was fetched and refused too. Check the system clock and run again.',
+		};
+	}
+	return {
+		message: `The file could not be downloaded (${status}) while trying to ${what}`,
+		description: 'Run again later; if it persists, open the document in the dashboard.',
+	};
+}
+
 /** Replaces every occurrence of the secret in a text. */
 export function redact(value: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return value;

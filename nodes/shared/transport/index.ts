@@ -20,7 +20,7 @@ import type { z } from 'zod';
 
 import { normalizeBaseUrl } from '../helpers/parse';
 import type { Attempts } from './errors';
-import { describeHttpError, describeNetworkError, redact, safeDetail } from './errors';
+import { describeDownloadError, describeHttpError, describeNetworkError, redact, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, isIdempotent, mayHaveActed, nextDelay, parseRetryAfter, shouldRetry } from './retry';
 import { describeShape } from './schemas';
@@ -366,18 +366,5 @@ export async function fetchFile(
 
 /** A NodeApiError for a failed download answer (used by the download helpers). */
 export function downloadError(ctx: TransportContext, status: number, what: string, itemIndex?: number) {
-	const expired = status === 403;
-	return apiError(
-		ctx,
-		{
-			message: expired
-				? `The download link kept being refused (403) while trying to ${what}`
-				: `The file could not be downloaded (${status}) while trying to ${what}`,
-			description: expired
-				? 'A fresh link was fetched and refused too. Check the system clock and run again.'
-				: 'Run again later; if it persists, open the document in the dashboard.',
-		},
-		undefined,
-		{ itemIndex, httpCode: String(status) },
-	);
+	return apiError(ctx, describeDownloadError(status, what), undefined, { itemIndex, httpCode: String(status) });
 }
