@@ -96,6 +96,21 @@ test('a lone surrogate and an empty-string key survive as JSON escapes', async (
 	expect(JSON.parse(sb.documents.get(String(r.items[0].json.id))!.payload)).toEqual(odd);
 });
 
+test('keys named __proto__ and constructor in payload and meta arrive and are stored intact', async () => {
+	// Written as JSON text, the way a user types them: JSON.parse makes them own keys.
+	const payload = '{"__proto__": {"admin": true}, "constructor": {"prototype": 1}, "total": 5}';
+	const meta = '{"order_id": "P-1", "__proto__": {"x": 1}}';
+	sb.resetRequests();
+	const r = await runNode({ parameters: op.create(templateId, { payload, additionalFields: { meta } }), credentials: creds(sb) });
+	expect(r.error).toBeUndefined();
+	const sent = sb.requests.find((q) => q.method === 'POST')!;
+	expect(JSON.stringify(sent.body)).toContain('"__proto__":{"admin":true}');
+	const stored = sb.documents.get(String(r.items[0].json.id))!;
+	expect(JSON.parse(stored.payload)).toEqual(JSON.parse(payload));
+	expect(JSON.parse(stored.meta!)).toEqual(JSON.parse(meta));
+	expect(Object.keys(JSON.parse(stored.payload))).toEqual(['__proto__', 'constructor', 'total']);
+});
+
 test('a payload of several MB goes through intact (create, then the full Document)', async () => {
 	const rows = Array.from({ length: 20_000 }, (_, i) => ({
 		i,

@@ -288,7 +288,9 @@ export async function apiRequestWithHeaders<T = unknown>(
 		timeout: request.timeoutMs ?? timeoutMs,
 	};
 	if (request.body !== undefined) {
-		options.body = request.body;
+		// Serialized here, not by the HTTP client: axios drops own keys such as "__proto__"
+		// when it serializes an object, and the user's payload and meta must arrive intact.
+		options.body = JSON.stringify(request.body);
 		options.headers = { 'Content-Type': 'application/json' };
 	}
 	const { response, attempts, actedBefore } = await exchange(ctx, options, true, what, apiKey, request);
