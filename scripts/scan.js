@@ -32,6 +32,20 @@ async function main() {
 		} else {
 			console.log(`scan tarball contents: ✓ ${files.length} files, only dist/, package.json and docs`);
 		}
+		// What n8n needs beside the compiled code: every node and credential the manifest lists,
+		// a codex file beside each node, and the light and dark icons they name.
+		const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).n8n;
+		const packed = new Set(files.map((f) => f.path));
+		const needed = [...manifest.nodes, ...manifest.credentials];
+		for (const node of manifest.nodes) needed.push(node.replace(/\.js$/, '.json'));
+		for (const icon of fs.readdirSync(path.join(root, 'icons'))) needed.push(`dist/icons/${icon}`);
+		const missing = needed.filter((file) => !packed.has(file));
+		if (missing.length) {
+			failed = true;
+			console.log(`scan tarball completeness: ✗ missing ${missing.join(', ')}`);
+		} else {
+			console.log(`scan tarball completeness: ✓ ${manifest.nodes.length} nodes with codex, ${manifest.credentials.length} credential, icons`);
+		}
 		const unpacked = path.join(tmp, 'package');
 		fs.mkdirSync(unpacked);
 		const tar = spawnSync('tar', ['-xzf', path.join(tmp, filename), '-C', unpacked, '--strip-components=1']);

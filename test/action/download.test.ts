@@ -111,10 +111,10 @@ describe('download operation', () => {
 		expect(result.items).toHaveLength(4);
 		expect(pairs(result)).toEqual([0, 1, 2, 3]);
 		expect(result.items[0].json.error).toBe(`Document ${draft.id} has no file to download: its status is "draft"`);
-		expect((result.items[0].json.details as IDataObject).description).toMatch(/Only documents with status "success" have a file/);
+		expect(result.items[0].json.message).toMatch(/Only documents with status "success" have a file/);
 		expect(result.items[1].json.error).toMatch(/its status is "pending"/);
 		expect(result.items[2].json.error).toMatch(/its status is "failure"/);
-		expect((result.items[2].json.details as IDataObject).description).toMatch(/Generation failed \(Quota exceeded\)/);
+		expect(result.items[2].json.message).toMatch(/Generation failed \(Quota exceeded\)/);
 		expect(result.items[3].binary?.data?.mimeType).toBe('application/pdf');
 		expect(fileRequests(sb)).toHaveLength(1);
 

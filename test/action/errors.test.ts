@@ -1,8 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /**
  * Refusals of malformed input (before any request, naming the item), the service's error
  * answers as NodeApiErrors that say what happened and what to do, continueOnFail, pairedItem,
  * and the API key staying out of every output and error. Real engine, sandbox.
  */
+import { parameterIssue } from '../harness/versions';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
@@ -70,9 +72,9 @@ describe('malformed input is refused before any request, naming the item', () =>
 	});
 
 	test('static values n8n itself checks (ID format, required) stop the run before the node, with no request', async () => {
-		await expect(run(sb, create({ templateId: byId('invoice') }))).rejects.toThrow(/Not a valid template ID/);
-		await expect(run(sb, { resource: 'document', operation: 'get', documentId: byId('12345') })).rejects.toThrow(/Not a valid document ID/);
-		await expect(run(sb, create({ templateId: { __rl: true, mode: 'list', value: '' } }))).rejects.toThrow(/Template.*required/);
+		await expect(run(sb, create({ templateId: byId('invoice') }))).rejects.toThrow(parameterIssue(/Not a valid template ID/));
+		await expect(run(sb, { resource: 'document', operation: 'get', documentId: byId('12345') })).rejects.toThrow(parameterIssue(/Not a valid document ID/));
+		await expect(run(sb, create({ templateId: { __rl: true, mode: 'list', value: '' } }))).rejects.toThrow(parameterIssue(/Template.*required/));
 		expect(sb.requests).toHaveLength(0);
 	});
 
@@ -104,7 +106,7 @@ describe('malformed input is refused before any request, naming the item', () =>
 		expect(result.items[0].json.status).toBe('pending');
 		expect(result.items[1].json).toEqual({
 			error: expect.stringMatching(/payload must be one JSON object, but it is an array \(item 1\)/),
-			details: { description: expect.stringMatching(/Wrap the list in an object/) },
+			message: expect.stringMatching(/Wrap the list in an object/),
 		});
 		expect(result.items[2].json.status).toBe('pending');
 		expect(apiRequests(sb).map((r) => (r.body as { document: IDataObject }).document.payload)).toEqual([{ a: 1 }, { a: 3 }]);
@@ -181,7 +183,7 @@ describe('error answers of the service become NodeApiErrors that say what to do'
 		expect(result.items[0].json.meta).toEqual({ n: 0 });
 		expect(result.items[1].json).toEqual({
 			error: expect.stringMatching(/Not found \(404\)/),
-			details: { description: expect.stringMatching(/Check the ID/), httpCode: '404' },
+			message: expect.stringMatching(/Check the ID/),
 		});
 		expect(result.items[2].json.meta).toEqual({ n: 2 });
 		expect(result.items[3].json).toMatchObject({ error: expect.stringMatching(/Not found \(404\)/) });

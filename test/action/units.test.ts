@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /** Plain unit tests of the pure pieces behind waiting, downloads and output items. */
 import { fileNameFor, mimeTypeFor, normalizeDocument, timeOf } from '../../nodes/shared/helpers/document';
 import { createLimiter, mapConcurrent } from '../../nodes/shared/helpers/items';

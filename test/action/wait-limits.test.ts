@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * Generations that do not finish in time: timeout (with backoff between polls), failure of
  * one document ending a run without continueOnFail, a document deleted while waited for.

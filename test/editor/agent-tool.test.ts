@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-usable-as-tool -- test code: runs in Node under jest, never inside n8n */
 /**
  * The action node as an AI agent tool, with the tools of the example workflow
  * (test/workflows/agent-tool.json) run on n8n-core's own tool machinery: WorkflowExecute runs

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * What the editor shows and stores, as n8n loads it: the built package through n8n-core's
  * PackageDirectoryLoader (harness `loadPackage`). The public contract (node-contract.md:

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /**
  * The editor's dynamic lists, called the way the editor's dynamic-parameters endpoint calls
  * them: the node's `methods.listSearch` / `methods.loadOptions` through n8n-core's

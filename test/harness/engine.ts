@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/require-node-api-error -- test code: runs in Node under jest, never inside n8n */
 /**
  * Runs the loaded package on the real n8n engine (n8n-core 2.41): workflows through
  * WorkflowExecute, polls through PollContext, resource lists through LoadOptionsContext,
@@ -14,7 +15,6 @@ import {
 	LoadOptionsContext,
 	PollContext,
 	RoutingNode,
-	TriggersAndPollers,
 	WorkflowExecute,
 } from 'n8n-core';
 import {
@@ -43,6 +43,7 @@ import {
 
 import { HarnessCredentialsHelper, type CredentialStore } from './credentials';
 import { MANUAL_TRIGGER_TYPE, loadPackage } from './package';
+import { runActivePoll, runWorkflowExecute } from './versions';
 
 // ---------------------------------------------------------------------------------------
 // Credentials given to the harness
@@ -261,7 +262,7 @@ export async function runWorkflow(
 		: (json.nodes.find((n) => n.type === MANUAL_TRIGGER_TYPE) ?? undefined);
 	if (opts.startNode && !startNode) throw new Error(`No node named "${opts.startNode}"`);
 
-	const run = await new WorkflowExecute(additionalData, mode).run({
+	const run = await runWorkflowExecute(new WorkflowExecute(additionalData, mode), {
 		workflow,
 		startNode: startNode ?? undefined,
 		pinData: json.pinData,
@@ -478,9 +479,7 @@ export async function createPoller(params: PollerParams): Promise<Poller> {
 					() => {},
 					() => {},
 				);
-				return (
-					(await Container.get(TriggersAndPollers).runPollFunction(workflow, wfNode, context)) ?? null
-				);
+				return (await runActivePoll(workflow, wfNode, context)) ?? null;
 			} catch (error) {
 				restore(workflow.staticData, before);
 				throw error;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Checks the built package loads in n8n the way a community package does, and that the
  * harness drives it on the real engine. Needs `npm run build` first (dist/).
@@ -16,7 +17,7 @@ import {
 	runWorkflow,
 	testCredential,
 	type LoadedPackage,
-} from '.';
+} from './index';
 
 const NODE = 'documentGeneration';
 const TRIGGER = 'documentGenerationTrigger';

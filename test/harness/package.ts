@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Loads the BUILT package the way n8n loads a community package (n8n-core's
  * PackageDirectoryLoader reading the `n8n` block of package.json) and exposes its node and
@@ -6,6 +7,7 @@
 import * as path from 'path';
 import { PackageDirectoryLoader } from 'n8n-core';
 import {
+	NodeConnectionTypes,
 	NodeHelpers,
 	type ICredentialType,
 	type IDataObject,
@@ -38,7 +40,7 @@ export class HarnessManualTrigger implements INodeType {
 		description: 'Emits the configured items',
 		defaults: { name: 'Start' },
 		inputs: [],
-		outputs: ['main'],
+		outputs: [NodeConnectionTypes.Main],
 		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' }],
 	};
 
@@ -173,7 +175,9 @@ async function doLoad(dir: string): Promise<LoadedPackage> {
 		sourcePath: (kind, name) => {
 			const known = loader.known[kind][name.replace(`${packageName}.`, '')];
 			if (!known) throw new Error(`The loader knows no ${kind} entry "${name}"`);
-			return loader.resolveSourcePath(known.sourcePath);
+			// n8n-core 2.x resolves it for us; 1.x keeps it relative to the package folder.
+			const resolve = (loader as unknown as { resolveSourcePath?: (p: string) => string }).resolveSourcePath;
+			return resolve ? resolve.call(loader, known.sourcePath) : path.join(loader.directory, known.sourcePath);
 		},
 		credentialType,
 		nodeDescription: (name) => nodeTypes.getByNameAndVersion(name).description,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Jest `setupFiles` entry: runs in every test worker before any test module (and so
  * before n8n-core) is imported.

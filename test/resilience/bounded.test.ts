@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * A service that keeps failing ends in a clear error, bounded in time (< 30 s with the
  * default policy). Three kinds of persistent failure run side by side, each against its own

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * Fault injection through the real n8n engine against the sandbox: what is retried, what is
  * never repeated, Retry-After, timeouts, and answers of an unexpected shape.

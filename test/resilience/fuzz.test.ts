@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * Property-based: random IDs, payloads, meta, statuses, filters and limits thrown at every
  * operation through the real n8n engine against the sandbox.

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /** Shared bits of the resilience tests: a sandbox with a recognisable key, parameters, checks. */
 import type { INodeParameters } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * Payload and meta go through intact: unicode of every kind, and payloads of several MB.
  * Checked three ways: the node's output, what the sandbox stored (what was really sent), and

@@ -2,6 +2,7 @@
  * A battery of malformed inputs, each through the real engine: refused with a clean
  * NodeOperationError that names the item, no JavaScript error text, and NO request sent.
  */
+import { parameterIssue } from '../harness/versions';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
@@ -92,7 +93,7 @@ test.each(cases)('%s → refused, nothing sent', async (_label, parameters, mess
 });
 
 test('a literal ID that is not a UUID is stopped by n8n itself before the run (parameter issues), nothing sent', async () => {
-	await expect(runNode({ parameters: op.get('not-a-uuid'), credentials: creds(sb) })).rejects.toThrow(/has issues[\s\S]*Not a valid document ID/);
+	await expect(runNode({ parameters: op.get('not-a-uuid'), credentials: creds(sb) })).rejects.toThrow(parameterIssue(/has issues[\s\S]*Not a valid document ID/));
 	expect(sb.count()).toBe(0);
 });
 

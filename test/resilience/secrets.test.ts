@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The API key appears in no output, error or log line, on every error path, through the real
  * engine; `auth_token` never leaves the account operation.
@@ -16,6 +17,7 @@ import { LoggerProxy } from 'n8n-workflow';
 
 import { runNode, testCredential, type RunNodeResult } from '../harness';
 import type { Sandbox } from '../sandbox';
+import { CORE_MAJOR } from '../harness/versions';
 import { JS_ERROR_TEXT, KEY, allText, creds, expectCleanError, expectNoSecret, op, sandbox } from './helpers';
 
 class CaptureLogger {
@@ -142,9 +144,14 @@ describe.each([
 			expect(e.message).toMatch(message);
 			// the search must reach the error's parts: the message is found there
 			expect(allText(r.error)).toContain(e.message);
-			// the thrown instance itself, as the engine reported it
-			expect(reported).toHaveBeenCalledTimes(1);
-			expect((reported.mock.calls[0][0] as Error).message).toBe(e.message);
+			// the thrown instance itself, as the engine reported it. n8n 1.x reports an error of
+			// the node's only through its cause, and ours carry none: nothing is reported there.
+			if (CORE_MAJOR >= 2) {
+				expect(reported).toHaveBeenCalledTimes(1);
+				expect((reported.mock.calls[0][0] as Error).message).toBe(e.message);
+			} else {
+				expect(reported).not.toHaveBeenCalled();
+			}
 		}
 		checkEverywhere(r);
 	});

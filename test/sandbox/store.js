@@ -128,8 +128,7 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 		const meta = parseOrNull(rec.meta);
 		const wanted = meta && typeof meta === 'object' && typeof meta._filename === 'string' ? meta._filename.trim() : '';
 		if (wanted) {
-			// eslint-disable-next-line no-control-regex
-			const clean = wanted.replace(/[/\\\u0000-\u001f]/g, '_');
+			const clean = [...wanted].map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 0x20 ? '_' : c)).join('');
 			return clean.toLowerCase().endsWith(`.${ext}`) ? clean : `${clean}.${ext}`;
 		}
 		return `${template.identifier}-${rec.id.slice(0, 8)}.${ext}`;

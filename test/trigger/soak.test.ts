@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * Long randomized soak of the polling trigger (n8n PollContext via the harness, sandbox with a
  * manual clock): thousands of documents, same-second bursts, late-listed writes,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The polling trigger on n8n's PollContext (harness `createPoller`) against the sandbox, with
  * the sandbox's manual clock driving service time. Needs `npm run build` first.

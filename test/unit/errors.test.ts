@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /** Unit tests of the error texts (nodes/shared/transport/errors.ts). */
 import { NodeApiError, type INode } from 'n8n-workflow';
 

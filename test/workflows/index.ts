@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The example workflows (importable n8n JSON beside this file) and what it takes to run them
  * on the harness: n8n's Manual Trigger becomes the harness start node (emitting the pinned

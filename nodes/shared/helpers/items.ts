@@ -34,17 +34,14 @@ export function paired(json: IDataObject | IDataObject[], itemIndex: number): IN
 }
 
 /**
- * The error item `continueOnFail` asks for: `{ error: <what happened>, details: { description:
- * <how to fix it>, httpCode } }`. Only the keys `error` and `details` (and `message`) make n8n
- * send the item to the error output when the node's errors go there ("Continue (using error
- * output)"); with "Continue" they stay in the main output, in input order.
+ * The error item `continueOnFail` asks for: `{ error: <what happened>, message: <how to fix
+ * it> }`. n8n 1.x and 2.x both send an item of exactly these keys to the error output when the
+ * node's errors go there ("Continue (using error output)"); 1.x accepts no other key beside
+ * `error`. With "Continue" it stays in the main output, in input order.
  */
 export function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
-	const details: IDataObject = {};
-	if (error.description) details.description = error.description;
-	if (error instanceof NodeApiError && error.httpCode) details.httpCode = error.httpCode;
 	const json: IDataObject = { error: error.message };
-	if (Object.keys(details).length) json.details = details;
+	if (error.description) json.message = error.description;
 	return { json, pairedItem: { item: itemIndex } };
 }
 

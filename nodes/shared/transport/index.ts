@@ -96,7 +96,7 @@ const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
  * for a real code first, and messages only as a fallback.
  */
 export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
-	const chain: Array<{ code?: unknown; message?: unknown; name?: unknown }> = [];
+	const chain: Array<{ code?: unknown; message?: unknown; name?: unknown; httpCode?: unknown; messages?: unknown }> = [];
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	while (current && typeof current === 'object' && !seen.has(current) && chain.length < 10) {
@@ -110,11 +110,19 @@ export function networkFailure(error: unknown): { code: string; detail: string |
 		if (typeof level.code === 'string' && CODE.test(level.code)) return { code: level.code, detail };
 		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
 	}
-	for (const level of chain.slice(1).concat(chain.slice(0, 1))) {
-		if (typeof level.message !== 'string') continue;
-		if (/timeout of \d+ms exceeded/i.test(level.message)) return { code: 'ECONNABORTED', detail };
-		if (/socket hang up/i.test(level.message)) return { code: 'ECONNRESET', detail };
-		const m = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(level.message);
+	// n8n 1.x keeps no cause: the code is in the wrapper's httpCode, the original text in messages.
+	for (const level of chain) {
+		if (typeof level.httpCode === 'string' && CODE.test(level.httpCode)) return { code: level.httpCode, detail };
+	}
+	const texts = chain.slice(1).concat(chain.slice(0, 1)).flatMap((level) => [
+		level.message,
+		...(Array.isArray(level.messages) ? (level.messages as unknown[]) : []),
+	]);
+	for (const text of texts) {
+		if (typeof text !== 'string') continue;
+		if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED', detail };
+		if (/socket hang up/i.test(text)) return { code: 'ECONNRESET', detail };
+		const m = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(text);
 		if (m && m[1] !== 'ERROR') return { code: m[1], detail };
 	}
 	return { code: 'EUNKNOWN', detail };

@@ -1,0 +1,19 @@
+/**
+ * The engine suites on n8n's 1.x line: the same tests, with n8n-core, n8n-workflow and their
+ * @n8n/* companions taken from the folder `scripts/compat.js` installs them into
+ * (N8N_COMPAT_DIR), for the tests and for the built package alike.
+ */
+const path = require('path');
+const base = require('./jest.config');
+
+const dir = process.env.N8N_COMPAT_DIR;
+if (!dir) throw new Error('N8N_COMPAT_DIR is not set: run `npm run test:compat`');
+const modules = path.join(dir, 'node_modules');
+
+module.exports = {
+	...base,
+	testMatch: ['<rootDir>/test/{action,trigger,resilience,harness}/**/*.test.ts'],
+	moduleNameMapper: {
+		'^(n8n-core|n8n-workflow|@n8n/di|@n8n/backend-common|@n8n/config|@n8n/errors)(/.*)?$': `${modules}/$1$2`,
+	},
+};

@@ -1,0 +1,58 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The few places where n8n-core 1.x and 2.x differ in what the harness calls. Everything
+ * else of the engine is the same API on both lines; `npm run test:compat` runs the engine
+ * suites on the 1.x line through these.
+ */
+import { readFileSync } from 'fs';
+
+import { Container } from '@n8n/di';
+import * as core from 'n8n-core';
+import type { PollContext, WorkflowExecute } from 'n8n-core';
+import type { INode, INodeExecutionData, IPinData, IRun, Workflow } from 'n8n-workflow';
+
+/** The version of the n8n-core the tests run on (2.x, or 1.x under test:compat). */
+export const CORE_VERSION: string = (
+	JSON.parse(readFileSync(require.resolve('n8n-core/package.json'), 'utf8')) as { version: string }
+).version;
+export const CORE_MAJOR = Number(CORE_VERSION.split('.')[0]);
+
+type PollRunner = (workflow: Workflow, node: INode, context: PollContext) => Promise<INodeExecutionData[][] | null>;
+
+/**
+ * What an active workflow's poll runs through: n8n-core's TriggersAndPollers service. 2.x
+ * exports it, with `runPollFunction`; 1.x keeps it under its own path, with `runPoll`.
+ */
+export async function runActivePoll(workflow: Workflow, node: INode, context: PollContext) {
+	const exported = (core as Record<string, unknown>).TriggersAndPollers as
+		| (new () => { runPollFunction: PollRunner })
+		| undefined;
+	if (exported) return await Container.get(exported).runPollFunction(workflow, node, context);
+	const { TriggersAndPollers: legacy } = (await import('n8n-core/dist/execution-engine/triggers-and-pollers')) as unknown as {
+		TriggersAndPollers: new () => { runPoll: PollRunner };
+	};
+	return await Container.get(legacy).runPoll(workflow, node, context);
+}
+
+/** `WorkflowExecute.run`: one options object on 2.x, positional arguments on 1.x. */
+export async function runWorkflowExecute(
+	executor: WorkflowExecute,
+	options: { workflow: Workflow; startNode?: INode; pinData?: IPinData },
+): Promise<IRun> {
+	if (CORE_MAJOR >= 2) return await executor.run(options);
+	const legacy = executor.run as unknown as (
+		workflow: Workflow,
+		startNode?: INode,
+		destinationNode?: undefined,
+		pinData?: IPinData,
+	) => Promise<IRun>;
+	return await legacy.call(executor, options.workflow, options.startNode, undefined, options.pinData);
+}
+
+/**
+ * What n8n says when a parameter's own validation stops a run before the node: 2.x names the
+ * parameter's problem, 1.x only says the workflow has issues.
+ */
+export function parameterIssue(detail: RegExp): RegExp {
+	return CORE_MAJOR >= 2 ? detail : /The workflow has issues/;
+}
