@@ -13,14 +13,30 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
 	{
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'demo-output/**', '.cache/**', 'nodes/**', 'credentials/**'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'coverage/**',
+			'demo-output/**',
+			'.cache/**',
+			'nodes/**',
+			'credentials/**',
+		],
 	},
 	{ linterOptions: { reportUnusedDisableDirectives: 'error' } },
 	{
 		files: ['**/*.ts'],
-		extends: [eslint.configs.recommended, tseslint.configs.recommended, n8nCommunityNodesPlugin.configs.recommended],
+		extends: [
+			eslint.configs.recommended,
+			tseslint.configs.recommended,
+			n8nCommunityNodesPlugin.configs.recommended,
+		],
 		languageOptions: { globals: { ...globals.node, ...globals.jest } },
-		rules: { 'prefer-spread': 'off', 'no-console': 'error', '@typescript-eslint/no-require-imports': 'off' },
+		rules: {
+			'prefer-spread': 'off',
+			'no-console': 'error',
+			'@typescript-eslint/no-require-imports': 'off',
+		},
 	},
 	{
 		files: ['**/*.js', '**/*.cjs'],

@@ -14,7 +14,9 @@ const dist = path.join(root, 'dist');
 const SHIPPED = new Set(['nodes', 'credentials', 'icons']);
 
 if (!fs.existsSync(path.join(dist, 'nodes'))) {
-	console.error('after-build: dist/nodes is missing; run `n8n-node build` first (npm run build does both)');
+	console.error(
+		'after-build: dist/nodes is missing; run `n8n-node build` first (npm run build does both)',
+	);
 	process.exit(1);
 }
 let removed = 0;
@@ -33,5 +35,9 @@ for (const nodeDir of fs.readdirSync(path.join(root, 'nodes'))) {
 		codex++;
 	}
 }
-const icons = fs.existsSync(path.join(dist, 'icons')) ? fs.readdirSync(path.join(dist, 'icons')).length : 0;
-console.log(`after-build: ${codex} codex files beside the nodes, ${icons} icons, ${removed} stray entries removed from dist/`);
+const icons = fs.existsSync(path.join(dist, 'icons'))
+	? fs.readdirSync(path.join(dist, 'icons')).length
+	: 0;
+console.log(
+	`after-build: ${codex} codex files beside the nodes, ${icons} icons, ${removed} stray entries removed from dist/`,
+);

@@ -27,8 +27,17 @@ async function main() {
 	const { createPoller, credentialsFor } = require('../test/harness');
 	const rows = [];
 
-	async function scenario(title, { events = ['success'], order = 'newest', download = false, history = 5 }, run) {
-		const sb = await startSandbox({ clock: 'manual', startTime: START, listOrder: order, seed: 11 });
+	async function scenario(
+		title,
+		{ events = ['success'], order = 'newest', download = false, history = 5 },
+		run,
+	) {
+		const sb = await startSandbox({
+			clock: 'manual',
+			startTime: START,
+			listOrder: order,
+			seed: 11,
+		});
 		try {
 			for (let i = 0; i < history; i++) {
 				sb.createDocument({ status: i % 7 === 6 ? 'failure' : 'success' });
@@ -77,13 +86,17 @@ async function main() {
 		await poll('idle after it');
 	});
 
-	await scenario('steady, success + failure', { events: ['success', 'failure'] }, async ({ sb, poll }) => {
-		await poll('activation');
-		for (let i = 1; i <= 3; i++) {
-			sb.clock.advance(60_000);
-			await poll(`idle ${i}`);
-		}
-	});
+	await scenario(
+		'steady, success + failure',
+		{ events: ['success', 'failure'] },
+		async ({ sb, poll }) => {
+			await poll('activation');
+			for (let i = 1; i <= 3; i++) {
+				sb.clock.advance(60_000);
+				await poll(`idle ${i}`);
+			}
+		},
+	);
 
 	for (const order of ['newest', 'random']) {
 		await scenario(`burst of ${BURST} in 1 s (${order} order)`, { order }, async ({ sb, poll }) => {
@@ -100,55 +113,86 @@ async function main() {
 		});
 	}
 
-	await scenario(`burst of ${BURST} in 1 s, success + failure`, { events: ['success', 'failure'] }, async ({ sb, poll }) => {
-		await poll('activation');
-		burst(sb, Math.round(BURST * 0.8));
-		burst(sb, BURST - Math.round(BURST * 0.8), 'failure');
-		sb.clock.advance(1000);
-		await poll('burst');
-		for (let i = 1; i <= 2; i++) {
-			sb.clock.advance(60_000);
-			await poll(`idle after ${i}`);
-		}
-	});
+	await scenario(
+		`burst of ${BURST} in 1 s, success + failure`,
+		{ events: ['success', 'failure'] },
+		async ({ sb, poll }) => {
+			await poll('activation');
+			burst(sb, Math.round(BURST * 0.8));
+			burst(sb, BURST - Math.round(BURST * 0.8), 'failure');
+			sb.clock.advance(1000);
+			await poll('burst');
+			for (let i = 1; i <= 2; i++) {
+				sb.clock.advance(60_000);
+				await poll(`idle after ${i}`);
+			}
+		},
+	);
 
-	await scenario(`burst of ${BURST} failures in 1 s (failure only)`, { events: ['failure'] }, async ({ sb, poll }) => {
-		await poll('activation');
-		sb.clock.advance(60_000);
-		await poll('idle before');
-		burst(sb, BURST, 'failure');
-		sb.clock.advance(1000);
-		await poll('burst');
-		for (let i = 1; i <= 3; i++) {
-			sb.clock.advance(60_000);
-			await poll(`idle after ${i}`);
-		}
-	});
-
-	await scenario(`burst of ${BURST} in 1 s, Download File on`, { download: true }, async ({ sb, poll }) => {
-		await poll('activation');
-		burst(sb, BURST);
-		sb.clock.advance(1000);
-		await poll('burst');
-		sb.clock.advance(60_000);
-		await poll('idle after 1');
-	});
-
-	for (const order of ['newest', 'random']) {
-		await scenario(`activation over ${HISTORY} documents (${order} order)`, { order, history: HISTORY }, async ({ sb, poll }) => {
+	await scenario(
+		`burst of ${BURST} failures in 1 s (failure only)`,
+		{ events: ['failure'] },
+		async ({ sb, poll }) => {
 			await poll('activation');
 			sb.clock.advance(60_000);
-			await poll('idle 1');
-		});
+			await poll('idle before');
+			burst(sb, BURST, 'failure');
+			sb.clock.advance(1000);
+			await poll('burst');
+			for (let i = 1; i <= 3; i++) {
+				sb.clock.advance(60_000);
+				await poll(`idle after ${i}`);
+			}
+		},
+	);
+
+	await scenario(
+		`burst of ${BURST} in 1 s, Download File on`,
+		{ download: true },
+		async ({ sb, poll }) => {
+			await poll('activation');
+			burst(sb, BURST);
+			sb.clock.advance(1000);
+			await poll('burst');
+			sb.clock.advance(60_000);
+			await poll('idle after 1');
+		},
+	);
+
+	for (const order of ['newest', 'random']) {
+		await scenario(
+			`activation over ${HISTORY} documents (${order} order)`,
+			{ order, history: HISTORY },
+			async ({ sb, poll }) => {
+				await poll('activation');
+				sb.clock.advance(60_000);
+				await poll('idle 1');
+			},
+		);
 	}
 
 	const widths = { scenario: 46, poll: 16, list: 6, files: 6, fired: 6, ms: 8 };
 	const line = (row) =>
 		Object.entries(widths)
-			.map(([key, width]) => (key === 'scenario' || key === 'poll' ? String(row[key]).padEnd(width) : String(row[key]).padStart(width)))
+			.map(([key, width]) =>
+				key === 'scenario' || key === 'poll'
+					? String(row[key]).padEnd(width)
+					: String(row[key]).padStart(width),
+			)
 			.join(' ');
-	console.log(`Polling trigger: requests per poll (sandbox, manual clock, 24 cards per page; list = list requests, files = downloads)\n`);
-	console.log(line({ scenario: 'scenario', poll: 'poll', list: 'list', files: 'files', fired: 'fired', ms: 'ms' }));
+	console.log(
+		`Polling trigger: requests per poll (sandbox, manual clock, 24 cards per page; list = list requests, files = downloads)\n`,
+	);
+	console.log(
+		line({
+			scenario: 'scenario',
+			poll: 'poll',
+			list: 'list',
+			files: 'files',
+			fired: 'fired',
+			ms: 'ms',
+		}),
+	);
 	console.log('-'.repeat(Object.values(widths).reduce((a, b) => a + b + 1, 0)));
 	let last = '';
 	for (const row of rows) {

@@ -42,7 +42,11 @@ async function main() {
 	const { startSandbox } = require('../test/sandbox');
 	const { credentialsFor, runNode } = require('../test/harness');
 
-	const sb = await startSandbox({ pendingMs: PENDING_MS, generatingMs: GENERATING_MS, availableDocuments: 100000 });
+	const sb = await startSandbox({
+		pendingMs: PENDING_MS,
+		generatingMs: GENERATING_MS,
+		availableDocuments: 100000,
+	});
 	const credentials = credentialsFor(sb);
 	const template = sb.templates.find((t) => t.identifier === 'invoice');
 	const parameters = {
@@ -52,7 +56,10 @@ async function main() {
 		payload: '={{ $json }}',
 		waitForCompletion: true,
 		download: true,
-		additionalFields: { meta: '={{ { "order_id": $json.order_id } }}', filename: '=invoice-{{ $json.number }}.pdf' },
+		additionalFields: {
+			meta: '={{ { "order_id": $json.order_id } }}',
+			filename: '=invoice-{{ $json.number }}.pdf',
+		},
 	};
 	/** One node run over `items`; checks every document succeeded with its file. */
 	const run = async (items) => {
@@ -64,19 +71,30 @@ async function main() {
 		const out = result.items;
 		const ok =
 			out.length === items.length &&
-			out.every((item, i) => item.json.status === 'success' && item.binary?.data && item.json.meta?.order_id === items[i].order_id);
+			out.every(
+				(item, i) =>
+					item.json.status === 'success' &&
+					item.binary?.data &&
+					item.json.meta?.order_id === items[i].order_id,
+			);
 		if (!ok) throw new Error('not every document came back as success with its file, in order');
 		return { ms, counts: countKinds(sb.requests), total: sb.requests.length };
 	};
 
 	try {
 		console.log('');
-		console.log('Benchmark: generate and wait (create + wait + download) through the real n8n engine');
-		console.log(`  sandbox: each generation takes ~1.5 s (pending ${PENDING_MS} ms + generating ${GENERATING_MS} ms), local HTTP`);
+		console.log(
+			'Benchmark: generate and wait (create + wait + download) through the real n8n engine',
+		);
+		console.log(
+			`  sandbox: each generation takes ~1.5 s (pending ${PENDING_MS} ms + generating ${GENERATING_MS} ms), local HTTP`,
+		);
 		await run(invoiceItems(1, 99000)); // warm-up: loads the package and the engine
 
 		console.log('');
-		console.log('Batched: one node run over all items (created 8 at a time, then waited for together)');
+		console.log(
+			'Batched: one node run over all items (created 8 at a time, then waited for together)',
+		);
 		const header = ['items', 'wall time', 'requests', 'per doc', ...KINDS.map((k) => `${k}/doc`)];
 		const widths = header.map((h) => Math.max(10, h.length));
 		const line = (cells) => `  ${cells.map((c, i) => c.padEnd(widths[i])).join('  ')}`.trimEnd();

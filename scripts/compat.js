@@ -18,15 +18,29 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 function install(version) {
 	const dir = path.join(root, '.cache', 'n8n-compat', version);
 	const marker = path.join(dir, 'node_modules', 'n8n-core', 'package.json');
-	if (fs.existsSync(marker) && JSON.parse(fs.readFileSync(marker, 'utf8')).version === version) return dir;
+	if (fs.existsSync(marker) && JSON.parse(fs.readFileSync(marker, 'utf8')).version === version)
+		return dir;
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'n8n-compat', private: true }));
-	console.log(`compat: installing n8n-core ${version} into ${path.relative(root, dir)}/ (first use only)`);
+	fs.writeFileSync(
+		path.join(dir, 'package.json'),
+		JSON.stringify({ name: 'n8n-compat', private: true }),
+	);
+	console.log(
+		`compat: installing n8n-core ${version} into ${path.relative(root, dir)}/ (first use only)`,
+	);
 	const started = Date.now();
 	const result = spawnSync(
 		npm,
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error', `n8n-core@${version}`],
+		[
+			'install',
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--no-package-lock',
+			'--loglevel=error',
+			`n8n-core@${version}`,
+		],
 		{ cwd: dir, stdio: 'inherit' },
 	);
 	if (result.status !== 0) throw new Error(`npm install n8n-core@${version} failed`);
@@ -39,12 +53,20 @@ let failed = 0;
 let ok = true;
 for (const version of versions) {
 	const dir = install(version);
-	const workflow = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'n8n-workflow', 'package.json'), 'utf8')).version;
+	const workflow = JSON.parse(
+		fs.readFileSync(path.join(dir, 'node_modules', 'n8n-workflow', 'package.json'), 'utf8'),
+	).version;
 	console.log(`compat: engine suites on n8n-core ${version} with n8n-workflow ${workflow}`);
 	const out = path.join(root, `.jest-compat-${version}.json`);
 	const run = spawnSync(
 		process.execPath,
-		[require.resolve('jest/bin/jest'), '-c', 'jest.compat.config.js', '--json', `--outputFile=${out}`],
+		[
+			require.resolve('jest/bin/jest'),
+			'-c',
+			'jest.compat.config.js',
+			'--json',
+			`--outputFile=${out}`,
+		],
 		{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_COMPAT_DIR: dir } },
 	);
 	const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : undefined;
@@ -57,7 +79,9 @@ for (const version of versions) {
 	passed += results.numPassedTests;
 	failed += results.numFailedTests;
 	ok &&= results.success && run.status === 0;
-	console.log(`compat: n8n-core ${version}: ${results.numPassedTests} passed, ${results.numFailedTests} failed`);
+	console.log(
+		`compat: n8n-core ${version}: ${results.numPassedTests} passed, ${results.numFailedTests} failed`,
+	);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -27,7 +27,10 @@ async function main() {
 			credentials: credentialsFor(sb),
 		});
 		const seconds = (Date.now() - started) / 1000;
-		if (result.error) throw new Error(`the workflow failed: ${result.error.message} (${result.error.description ?? ''})`);
+		if (result.error)
+			throw new Error(
+				`the workflow failed: ${result.error.message} (${result.error.description ?? ''})`,
+			);
 		const item = result.data[NODE]?.[0]?.[0];
 		const binary = item?.binary?.data;
 		if (!item || !binary) throw new Error(`the node "${NODE}" gave no file`);
@@ -50,7 +53,9 @@ async function main() {
 			`  document   ${doc.id}, status ${doc.status}, template ${doc.document_template_identifier}`,
 			`  meta       ${JSON.stringify(doc.meta)}  ->  {{ $json.meta.order_id }} = ${doc.meta && doc.meta.order_id}`,
 			`  file       ${binary.fileName}, ${binary.mimeType}, ${bytes.length} bytes, starts with ${JSON.stringify(bytes.subarray(0, 5).toString('latin1'))}`,
-			`  requests   ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}` +
+			`  requests   ${Object.entries(counts)
+				.map(([k, v]) => `${v} ${k}`)
+				.join(', ')}` +
 				` (file fetched ${files.every((r) => r.authorization === undefined) ? 'without' : 'WITH'} an Authorization header)`,
 			`  time       ${seconds.toFixed(2)} s from trigger to file`,
 			'',

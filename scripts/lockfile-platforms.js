@@ -16,7 +16,15 @@ const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const check = process.argv.includes('--check');
 
 const CPUS = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32'];
-const OSES = { darwin: 'darwin', linux: 'linux', win32: 'win32', freebsd: 'freebsd', android: 'android', openharmony: 'openharmony', wasm32: null };
+const OSES = {
+	darwin: 'darwin',
+	linux: 'linux',
+	win32: 'win32',
+	freebsd: 'freebsd',
+	android: 'android',
+	openharmony: 'openharmony',
+	wasm32: null,
+};
 
 /** cpu/os/libc of a platform package from its name, e.g. `resolver-binding-linux-x64-musl`. */
 function platformOf(name) {
@@ -51,17 +59,29 @@ for (const [where, pkg] of Object.entries(lock.packages)) {
 		const platform = platformOf(name);
 		if (!platform) continue;
 		added.push(key);
-		lock.packages[key] = { version: String(version).replace(/^[\^~=]/, ''), ...platform, dev: pkg.dev === true || undefined, optional: true };
+		lock.packages[key] = {
+			version: String(version).replace(/^[\^~=]/, ''),
+			...platform,
+			dev: pkg.dev === true || undefined,
+			optional: true,
+		};
 		if (!lock.packages[key].dev) delete lock.packages[key].dev;
 	}
 }
 
 if (check) {
-	if (added.length) console.log(`lockfile: ${added.length} optional platform entries missing (run node scripts/lockfile-platforms.js)`);
+	if (added.length)
+		console.log(
+			`lockfile: ${added.length} optional platform entries missing (run node scripts/lockfile-platforms.js)`,
+		);
 	else console.log('lockfile: every optional platform entry is present');
 	process.exit(added.length ? 1 : 0);
 }
 // The order npm itself writes: the root first, then by path as npm compares them.
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => a.localeCompare(b, 'en')));
+lock.packages = Object.fromEntries(
+	Object.entries(lock.packages).sort(([a], [b]) => a.localeCompare(b, 'en')),
+);
 fs.writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(`lockfile: added ${added.length} optional platform entries${added.length ? `:\n  ${added.join('\n  ')}` : ''}`);
+console.log(
+	`lockfile: added ${added.length} optional platform entries${added.length ? `:\n  ${added.join('\n  ')}` : ''}`,
+);

@@ -39,8 +39,16 @@ async function main() {
 			meta: { order: '1001' },
 			status: 'success',
 		});
-		sb.createDocument({ document_template_id: byName('always-fails').id, payload: {}, status: 'failure' });
-		sb.createDocument({ document_template_id: byName('payslip').id, payload: { employee: 'John Roe' }, status: 'draft' });
+		sb.createDocument({
+			document_template_id: byName('always-fails').id,
+			payload: {},
+			status: 'failure',
+		});
+		sb.createDocument({
+			document_template_id: byName('payslip').id,
+			payload: { employee: 'John Roe' },
+			status: 'draft',
+		});
 	}
 
 	const lines = [

@@ -21,7 +21,10 @@ async function main() {
 
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-pack-'));
 	try {
-		const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8' });
+		const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', tmp], {
+			cwd: root,
+			encoding: 'utf8',
+		});
 		if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
 		const [{ filename, files }] = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('[')));
 		const allowed = /^(dist\/|package\.json$|README\.md$|LICENSE(\.md)?$|CHANGELOG\.md$)/;
@@ -30,7 +33,9 @@ async function main() {
 			failed = true;
 			console.log(`scan tarball contents: ✗ files outside dist/ and docs: ${stray.join(', ')}`);
 		} else {
-			console.log(`scan tarball contents: ✓ ${files.length} files, only dist/, package.json and docs`);
+			console.log(
+				`scan tarball contents: ✓ ${files.length} files, only dist/, package.json and docs`,
+			);
 		}
 		// What n8n needs beside the compiled code: every node and credential the manifest lists,
 		// a codex file beside each node, and the light and dark icons they name.
@@ -44,11 +49,19 @@ async function main() {
 			failed = true;
 			console.log(`scan tarball completeness: ✗ missing ${missing.join(', ')}`);
 		} else {
-			console.log(`scan tarball completeness: ✓ ${manifest.nodes.length} nodes with codex, ${manifest.credentials.length} credential, icons`);
+			console.log(
+				`scan tarball completeness: ✓ ${manifest.nodes.length} nodes with codex, ${manifest.credentials.length} credential, icons`,
+			);
 		}
 		const unpacked = path.join(tmp, 'package');
 		fs.mkdirSync(unpacked);
-		const tar = spawnSync('tar', ['-xzf', path.join(tmp, filename), '-C', unpacked, '--strip-components=1']);
+		const tar = spawnSync('tar', [
+			'-xzf',
+			path.join(tmp, filename),
+			'-C',
+			unpacked,
+			'--strip-components=1',
+		]);
 		if (tar.status !== 0) throw new Error('could not unpack the tarball');
 		const tarball = await scanner.analyzePackage(unpacked, ['**/*.js', 'package.json']);
 		report('tarball', tarball);

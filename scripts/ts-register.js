@@ -30,7 +30,11 @@ require.extensions['.ts'] = function compileTypeScript(module, filename) {
 /** Removes the throwaway n8n user folder (binary data of the runs) when the script ends. */
 function cleanUserFolder() {
 	const folder = process.env.N8N_USER_FOLDER;
-	if (folder && folder.startsWith(os.tmpdir()) && path.basename(folder).startsWith('n8n-dg-script-')) {
+	if (
+		folder &&
+		folder.startsWith(os.tmpdir()) &&
+		path.basename(folder).startsWith('n8n-dg-script-')
+	) {
 		fs.rmSync(folder, { recursive: true, force: true });
 	}
 }
@@ -40,7 +44,8 @@ function requestKind(request) {
 	if (request.path.startsWith('/files/')) return 'file';
 	if (request.method === 'POST' && request.path === '/api/v1/documents') return 'create';
 	if (request.method === 'GET' && request.path === '/api/v1/document_cards') return 'poll (list)';
-	if (request.method === 'GET' && request.path.startsWith('/api/v1/document_cards/')) return 'poll (get)';
+	if (request.method === 'GET' && request.path.startsWith('/api/v1/document_cards/'))
+		return 'poll (get)';
 	return 'other';
 }
 

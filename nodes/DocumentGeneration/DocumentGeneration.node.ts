@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account/Account.resource';
@@ -10,11 +15,15 @@ export class DocumentGeneration implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Document Generation (PDFMonkey)',
 		name: 'documentGeneration',
-		icon: { light: 'file:../../icons/documentGeneration.svg', dark: 'file:../../icons/documentGeneration.dark.svg' },
+		icon: {
+			light: 'file:../../icons/documentGeneration.svg',
+			dark: 'file:../../icons/documentGeneration.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description: 'Generate PDF documents from templates and JSON data, wait for them and download the files',
+		description:
+			'Generate PDF documents from templates and JSON data, wait for them and download the files',
 		defaults: { name: 'Document Generation' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

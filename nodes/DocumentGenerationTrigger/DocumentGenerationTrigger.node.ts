@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { binaryPropertyName, templateIdsFilter, workspaceIdFilter } from '../shared/descriptions';
@@ -9,7 +14,10 @@ export class DocumentGenerationTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Document Generation (PDFMonkey) Trigger',
 		name: 'documentGenerationTrigger',
-		icon: { light: 'file:../../icons/documentGeneration.svg', dark: 'file:../../icons/documentGeneration.dark.svg' },
+		icon: {
+			light: 'file:../../icons/documentGeneration.svg',
+			dark: 'file:../../icons/documentGeneration.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ "On " + ($parameter["events"] || []).join(", ") }}',
@@ -26,11 +34,20 @@ export class DocumentGenerationTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				options: [
-					{ name: 'Generation Failed', value: 'failure', description: 'A document could not be generated' },
-					{ name: 'Generation Succeeded', value: 'success', description: 'A document’s file is ready' },
+					{
+						name: 'Generation Failed',
+						value: 'failure',
+						description: 'A document could not be generated',
+					},
+					{
+						name: 'Generation Succeeded',
+						value: 'success',
+						description: 'A document’s file is ready',
+					},
 				],
 				default: ['success'],
-				description: 'Which finished states start the workflow. A document generated again fires again.',
+				description:
+					'Which finished states start the workflow. A document generated again fires again.',
 			},
 			{
 				displayName: 'Filters',
@@ -45,7 +62,8 @@ export class DocumentGenerationTrigger implements INodeType {
 				name: 'download',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to attach the generated file as binary data (successful documents only)',
+				description:
+					'Whether to attach the generated file as binary data (successful documents only)',
 			},
 			binaryPropertyName({ download: [true] }),
 		],

@@ -11,7 +11,13 @@ import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } fro
 import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/generation';
-import type { Entry, EventCursor, TriggerEvent, TriggerState, WalkFacts } from '../shared/helpers/cursor';
+import type {
+	Entry,
+	EventCursor,
+	TriggerEvent,
+	TriggerState,
+	WalkFacts,
+} from '../shared/helpers/cursor';
 import {
 	MAX_PASSES,
 	OVERLAP_SECONDS,
@@ -50,23 +56,37 @@ interface Settings {
 function readSettings(ctx: IPollFunctions): Settings {
 	const rawEvents = ctx.getNodeParameter('events', ['success']) as unknown;
 	// An expression may give an array or a comma-separated text.
-	const list = (Array.isArray(rawEvents) ? rawEvents : typeof rawEvents === 'string' ? rawEvents.split(/[\s,;]+/) : [rawEvents])
+	const list = (
+		Array.isArray(rawEvents)
+			? rawEvents
+			: typeof rawEvents === 'string'
+				? rawEvents.split(/[\s,;]+/)
+				: [rawEvents]
+	)
 		.map((e) => (typeof e === 'string' ? e.trim() : e))
 		.filter((e) => e !== '' && e !== undefined && e !== null);
 	const events: TriggerEvent[] = [];
 	for (const value of list) {
 		if (!TRIGGER_EVENTS.includes(value as TriggerEvent)) {
-			throw new InputError(`The event "${String(value)}" is not one the trigger knows`, 'Choose Generation Succeeded and/or Generation Failed');
+			throw new InputError(
+				`The event "${String(value)}" is not one the trigger knows`,
+				'Choose Generation Succeeded and/or Generation Failed',
+			);
 		}
 		if (!events.includes(value as TriggerEvent)) events.push(value as TriggerEvent);
 	}
 	if (!events.length) {
-		throw new InputError('No event is chosen', 'Choose Generation Succeeded and/or Generation Failed under Events');
+		throw new InputError(
+			'No event is chosen',
+			'Choose Generation Succeeded and/or Generation Failed under Events',
+		);
 	}
 	const { templateIds, workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
 	const filter = { templateIds, workspaceId };
 	const download = ctx.getNodeParameter('download', false) === true;
-	const binaryPropertyName = download ? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data')) : 'data';
+	const binaryPropertyName = download
+		? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data'))
+		: 'data';
 	return { events, filter, download, binaryPropertyName };
 }
 
@@ -123,9 +143,14 @@ async function walkList(
 		let pages = 0;
 		for (let page: number | null = 1; page !== null; ) {
 			if (pages >= MAX_PAGES) {
-				throw new NodeOperationError(ctx.getNode(), `The document list did not end after ${MAX_PAGES} pages`, {
-					description: 'The service kept announcing a next page. Narrow the trigger with Filters, or report it if it persists.',
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The document list did not end after ${MAX_PAGES} pages`,
+					{
+						description:
+							'The service kept announcing a next page. Narrow the trigger with Filters, or report it if it persists.',
+					},
+				);
 			}
 			const answer = await listPage(ctx, run, filters, page);
 			requests++;
@@ -150,9 +175,17 @@ interface Probe {
  * order), then, if there are more pages, everything since the newest card of that page (less
  * the overlap). The newest card over all of it is the newest in the list.
  */
-async function probe(ctx: IPollFunctions, run: PollRun, settings: Settings, event: TriggerEvent, started: number): Promise<Probe> {
+async function probe(
+	ctx: IPollFunctions,
+	run: PollRun,
+	settings: Settings,
+	event: TriggerEvent,
+	started: number,
+): Promise<Probe> {
 	const first = await listPage(ctx, run, listFilters(settings, event), 1);
-	const top = newest(first.cards.map(entryOf).filter((entry): entry is Entry => entry !== undefined));
+	const top = newest(
+		first.cards.map(entryOf).filter((entry): entry is Entry => entry !== undefined),
+	);
 	let settled = true;
 	let coveredSince: number | undefined;
 	let walk = new Walk();
@@ -162,10 +195,13 @@ async function probe(ctx: IPollFunctions, run: PollRun, settings: Settings, even
 		// Without a readable time on the first page, nothing better than walking it all.
 		if (top?.ms !== undefined) coveredSince = Math.floor(top.ms / 1000) - OVERLAP_SECONDS;
 		walk = new Walk({ cursor: top?.ms ?? null, since: coveredSince ?? null });
-		settled = (await walkList(ctx, run, listFilters(settings, event, coveredSince), walk, started)).settled;
+		settled = (await walkList(ctx, run, listFilters(settings, event, coveredSince), walk, started))
+			.settled;
 		walk.addPass(first.cards, 1);
 	}
-	const entries = [...walk.entries.values()].filter((entry) => matches(entry.card, event, settings.filter));
+	const entries = [...walk.entries.values()].filter((entry) =>
+		matches(entry.card, event, settings.filter),
+	);
 	return { entries, settled, coveredSince };
 }
 
@@ -182,9 +218,16 @@ async function attachFiles(
 	items: INodeExecutionData[],
 ): Promise<void> {
 	if (!settings.download) return;
-	const wanted = entries.map((entry, index) => ({ entry, index })).filter(({ entry }) => entry.card.status === 'success');
-	const files = await mapConcurrent(wanted, DOWNLOAD_CONCURRENCY, async ({ entry, index }): Promise<IBinaryData> =>
-		await downloadToBinary(ctx, entry.card as IDataObject, index, { fetchedAt: run.fetchedAt.get(entry.key) }),
+	const wanted = entries
+		.map((entry, index) => ({ entry, index }))
+		.filter(({ entry }) => entry.card.status === 'success');
+	const files = await mapConcurrent(
+		wanted,
+		DOWNLOAD_CONCURRENCY,
+		async ({ entry, index }): Promise<IBinaryData> =>
+			await downloadToBinary(ctx, entry.card as IDataObject, index, {
+				fetchedAt: run.fetchedAt.get(entry.key),
+			}),
 	);
 	wanted.forEach(({ index }, i) => {
 		items[index].binary = { [settings.binaryPropertyName]: files[i] };
@@ -193,7 +236,8 @@ async function attachFiles(
 
 function describeFilters(settings: Settings): string {
 	const parts = [`status ${settings.events.map((e) => `"${e}"`).join(' or ')}`];
-	if (settings.filter.templateIds?.length) parts.push(`template ${settings.filter.templateIds.join(', ')}`);
+	if (settings.filter.templateIds?.length)
+		parts.push(`template ${settings.filter.templateIds.join(', ')}`);
 	if (settings.filter.workspaceId) parts.push(`workspace ${settings.filter.workspaceId}`);
 	return parts.join(', ');
 }
@@ -208,9 +252,13 @@ async function manualRun(ctx: IPollFunctions, settings: Settings): Promise<INode
 	}
 	const latest = newest(candidates);
 	if (!latest) {
-		throw new NodeOperationError(ctx.getNode(), 'No document matched the trigger: there is no finished document to show yet', {
-			description: `No document has ${describeFilters(settings)}. Generate one (for example with the Document Generation node, Create with status "Pending"), or widen Events and Filters, then fetch a test event again.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'No document matched the trigger: there is no finished document to show yet',
+			{
+				description: `No document has ${describeFilters(settings)}. Generate one (for example with the Document Generation node, Create with status "Pending"), or widen Events and Filters, then fetch a test event again.`,
+			},
+		);
 	}
 	const items = [toItem(latest)];
 	await attachFiles(ctx, run, settings, [latest], items);
@@ -253,14 +301,24 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 			outcomes.push({ event, next, fresh: [] });
 			continue;
 		}
-		const { walk, settled, requests } = await walkList(this, run, listFilters(settings, event, prev.since), new Walk(prev), started);
+		const { walk, settled, requests } = await walkList(
+			this,
+			run,
+			listFilters(settings, event, prev.since),
+			new Walk(prev),
+			started,
+		);
 		if (!settled) {
 			this.logger?.warn?.(
 				`Document Generation Trigger: the "${event}" list kept changing over ${walk.passes} walks; the next poll looks at the same window again`,
 			);
 		}
-		this.logger?.debug?.(`Document Generation Trigger: "${event}" list walked in ${requests} request(s), ${walk.passes} walk(s)`);
-		const entries = [...walk.entries.values()].filter((entry) => matches(entry.card, event, settings.filter));
+		this.logger?.debug?.(
+			`Document Generation Trigger: "${event}" list walked in ${requests} request(s), ${walk.passes} walk(s)`,
+		);
+		const entries = [...walk.entries.values()].filter((entry) =>
+			matches(entry.card, event, settings.filter),
+		);
 		const { next, fresh } = advance(prev, entries, settled, factsSince(run, started));
 		outcomes.push({ event, next, fresh });
 	}
@@ -279,12 +337,16 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	for (const outcome of outcomes) {
 		const current = live[outcome.event];
 		for (const entry of outcome.fresh) {
-			if (!current || !Object.prototype.hasOwnProperty.call(current.seen, entry.key)) fired.add(entry.key);
+			if (!current || !Object.prototype.hasOwnProperty.call(current.seen, entry.key))
+				fired.add(entry.key);
 		}
 		state[outcome.event] = current ? mergeCursors(current, outcome.next) : outcome.next;
 	}
 	const serialized = serializeState(state);
-	if (staticData.version !== serialized.version || JSON.stringify(serialized.events) !== JSON.stringify(serializeState(live).events)) {
+	if (
+		staticData.version !== serialized.version ||
+		JSON.stringify(serialized.events) !== JSON.stringify(serializeState(live).events)
+	) {
 		staticData.version = serialized.version;
 		staticData.events = serialized.events;
 	}

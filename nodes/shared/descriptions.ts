@@ -1,7 +1,8 @@
 /** Parameter descriptions used by both nodes or by several operations. */
 import type { INodeProperties } from 'n8n-workflow';
 
-const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
+const UUID_REGEX =
+	'^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
 
 /** A resource locator for a UUID: a searchable list (the default) or the ID typed in. */
 function uuidLocator(spec: {
@@ -33,7 +34,10 @@ function uuidLocator(spec: {
 				type: 'string',
 				placeholder: 'e.g. 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
 				validation: [
-					{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: `Not a valid ${spec.what} ID (a UUID)` } },
+					{
+						type: 'regex',
+						properties: { regex: UUID_REGEX, errorMessage: `Not a valid ${spec.what} ID (a UUID)` },
+					},
 				],
 			},
 		],
@@ -80,7 +84,9 @@ export const workspaceIdFilter: INodeProperties = {
 		'Only documents of this workspace (its ID is a UUID). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export const binaryPropertyName = (show: Record<string, Array<string | boolean>>): INodeProperties => ({
+export const binaryPropertyName = (
+	show: Record<string, Array<string | boolean>>,
+): INodeProperties => ({
 	displayName: 'Put Output File in Field',
 	name: 'binaryPropertyName',
 	type: 'string',

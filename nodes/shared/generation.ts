@@ -59,16 +59,31 @@ interface Watched {
 	misses: number;
 }
 
-function failureError(ctx: IExecuteFunctions, card: IDataObject, itemIndex: number): NodeOperationError {
-	const cause = typeof card.failure_cause === 'string' && card.failure_cause ? card.failure_cause : 'no reason given';
-	return new NodeOperationError(ctx.getNode(), `Document ${String(card.id)} failed to generate: ${cause}`, {
-		description:
-			'Fix the template or the payload (the generation logs are in the dashboard, or use Get with Include Payload), then generate it again with Update and status "Pending".',
-		itemIndex,
-	});
+function failureError(
+	ctx: IExecuteFunctions,
+	card: IDataObject,
+	itemIndex: number,
+): NodeOperationError {
+	const cause =
+		typeof card.failure_cause === 'string' && card.failure_cause
+			? card.failure_cause
+			: 'no reason given';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Document ${String(card.id)} failed to generate: ${cause}`,
+		{
+			description:
+				'Fix the template or the payload (the generation logs are in the dashboard, or use Get with Include Payload), then generate it again with Update and status "Pending".',
+			itemIndex,
+		},
+	);
 }
 
-function timeoutError(ctx: IExecuteFunctions, target: WaitTarget, lastStatus: string): NodeOperationError {
+function timeoutError(
+	ctx: IExecuteFunctions,
+	target: WaitTarget,
+	lastStatus: string,
+): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Document ${target.id} was still ${lastStatus} after waiting ${target.timeoutSeconds} s`,
@@ -107,7 +122,12 @@ export async function waitForDocuments(
 	const results = new Map<number, WaitResult>();
 	const watched = new Map<string, Watched>();
 	for (const target of targets) {
-		const entry = watched.get(target.id) ?? { targets: [], writtenAt: NaN, status: 'pending', misses: 0 };
+		const entry = watched.get(target.id) ?? {
+			targets: [],
+			writtenAt: NaN,
+			status: 'pending',
+			misses: 0,
+		};
 		entry.targets.push(target);
 		const writtenAt = timeOf(target.updatedAt) ?? NaN;
 		if (Number.isFinite(writtenAt) && !(entry.writtenAt >= writtenAt)) entry.writtenAt = writtenAt;
@@ -124,7 +144,8 @@ export async function waitForDocuments(
 		const entry = watched.get(id);
 		if (!entry) return;
 		watched.delete(id);
-		for (const target of entry.targets) give(target, { error: asItemError(ctx, error, target.itemIndex) });
+		for (const target of entry.targets)
+			give(target, { error: asItemError(ctx, error, target.itemIndex) });
 	};
 	const failAll = (error: unknown) => {
 		for (const id of [...watched.keys()]) failDocument(id, error);
@@ -140,7 +161,12 @@ export async function waitForDocuments(
 		if (!isFinished(card.status)) return false;
 		watched.delete(id);
 		for (const target of entry.targets) {
-			give(target, card.status === 'success' ? { card, fetchedAt } : { error: failureError(ctx, card, target.itemIndex) });
+			give(
+				target,
+				card.status === 'success'
+					? { card, fetchedAt }
+					: { error: failureError(ctx, card, target.itemIndex) },
+			);
 		}
 		return true;
 	};
@@ -164,7 +190,10 @@ export async function waitForDocuments(
 			if (!entry || systemic !== undefined || stop.aborted) return;
 			const fetchedAt = Date.now();
 			try {
-				settle(await getDocumentCard(ctx, id, { itemIndex: entry.targets[0].itemIndex }), fetchedAt);
+				settle(
+					await getDocumentCard(ctx, id, { itemIndex: entry.targets[0].itemIndex }),
+					fetchedAt,
+				);
 			} catch (error) {
 				if (isNotFound(error)) failDocument(id, error);
 				else systemic ??= error;
@@ -200,7 +229,8 @@ export async function waitForDocuments(
 				seen.add(id);
 				if (!settle(card, fetchedAt)) listShowsUnfinished = true;
 			}
-			if (answer.nextPage === null || [...watched.keys()].every((id) => seen.has(id))) complete = true;
+			if (answer.nextPage === null || [...watched.keys()].every((id) => seen.has(id)))
+				complete = true;
 			page = complete ? null : answer.nextPage;
 		}
 		if (!complete) return Infinity;
@@ -210,7 +240,9 @@ export async function waitForDocuments(
 		const missing: string[] = [];
 		for (const [id, entry] of watched) {
 			if (seen.has(id)) entry.misses = 0;
-			else if (++entry.misses >= (listShowsUnfinished ? MISSES_BEFORE_FETCH : 2 * MISSES_BEFORE_FETCH + 1)) {
+			else if (
+				++entry.misses >= (listShowsUnfinished ? MISSES_BEFORE_FETCH : 2 * MISSES_BEFORE_FETCH + 1)
+			) {
 				entry.misses = 0;
 				missing.push(id);
 			}
@@ -225,10 +257,18 @@ export async function waitForDocuments(
 		expire(Date.now());
 		if (watched.size === 0) break;
 		const now = Date.now();
-		const earliest = Math.min(...[...watched.values()].flatMap((entry) => entry.targets.map((t) => t.deadline)));
+		const earliest = Math.min(
+			...[...watched.values()].flatMap((entry) => entry.targets.map((t) => t.deadline)),
+		);
 		await pause(Math.max(0, Math.min(pollDelay(round), earliest - now)), stop);
 		if (stop.aborted) {
-			if (cancel?.aborted) failAll(new NodeOperationError(ctx.getNode(), 'The execution was cancelled while waiting for documents'));
+			if (cancel?.aborted)
+				failAll(
+					new NodeOperationError(
+						ctx.getNode(),
+						'The execution was cancelled while waiting for documents',
+					),
+				);
 			break;
 		}
 		try {
@@ -246,7 +286,11 @@ export interface DownloadOptions {
 	fetchedAt?: number;
 }
 
-function noFileError(ctx: TransportContext, card: IDataObject, itemIndex: number): NodeOperationError {
+function noFileError(
+	ctx: TransportContext,
+	card: IDataObject,
+	itemIndex: number,
+): NodeOperationError {
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Document ${String(card.id)} has no file to download: its status is "${String(card.status)}"`,
@@ -287,17 +331,23 @@ export async function downloadToBinary(
 		const url = typeof current.download_url === 'string' ? current.download_url : '';
 		if (!url) {
 			throw new NodeOperationError(ctx.getNode(), `Document ${id} has no download link`, {
-				description: 'The service answered without a download_url for a successful document; run again later.',
+				description:
+					'The service answered without a download_url for a successful document; run again later.',
 				itemIndex,
 			});
 		}
 		const response = await fetchFile(transport, url, { what, itemIndex });
 		if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
 			const filename = fileNameFor(current);
-			return await ctx.helpers.prepareBinaryData(response.body, filename, mimeTypeFor(filename, current.output_type));
+			return await ctx.helpers.prepareBinaryData(
+				response.body,
+				filename,
+				mimeTypeFor(filename, current.output_type),
+			);
 		}
 		// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
-		if (response.statusCode !== 403 || attempt >= 1) throw downloadError(transport, response.statusCode, what, itemIndex);
+		if (response.statusCode !== 403 || attempt >= 1)
+			throw downloadError(transport, response.statusCode, what, itemIndex);
 		current = await getDocumentCard(transport, id, { itemIndex });
 	}
 }

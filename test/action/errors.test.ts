@@ -35,29 +35,145 @@ const create = (extra: INodeParameters = {}): INodeParameters => ({
 
 describe('malformed input is refused before any request, naming the item', () => {
 	const cases: Array<[string, () => INodeParameters, RegExp]> = [
-		['payload that is an array', () => create({ payload: '[{"a": 1}]' }), /payload must be one JSON object, but it is an array/],
-		['payload that is a number', () => create({ payload: '42' }), /payload must be one JSON object, but it is a number/],
-		['payload that is not JSON', () => create({ payload: '{"a": 1,' }), /payload is not valid JSON/],
-		['payload from an expression giving an array', () => create({ payload: '={{ [1, 2] }}' }), /payload must be one JSON object/],
-		['meta that is an array', () => create({ additionalFields: { meta: '[1]' } }), /meta must be one JSON object/],
-		['meta that is not JSON', () => create({ additionalFields: { meta: 'order=1' } }), /meta is not valid JSON/],
+		[
+			'payload that is an array',
+			() => create({ payload: '[{"a": 1}]' }),
+			/payload must be one JSON object, but it is an array/,
+		],
+		[
+			'payload that is a number',
+			() => create({ payload: '42' }),
+			/payload must be one JSON object, but it is a number/,
+		],
+		[
+			'payload that is not JSON',
+			() => create({ payload: '{"a": 1,' }),
+			/payload is not valid JSON/,
+		],
+		[
+			'payload from an expression giving an array',
+			() => create({ payload: '={{ [1, 2] }}' }),
+			/payload must be one JSON object/,
+		],
+		[
+			'meta that is an array',
+			() => create({ additionalFields: { meta: '[1]' } }),
+			/meta must be one JSON object/,
+		],
+		[
+			'meta that is not JSON',
+			() => create({ additionalFields: { meta: 'order=1' } }),
+			/meta is not valid JSON/,
+		],
 		// IDs from expressions (static values the editor's checks already refuse, see below)
-		['a template that is not a UUID', () => create({ templateId: byId('={{ "invoice" }}') }), /template "invoice" is not a valid ID/],
-		['an empty template', () => create({ templateId: { __rl: true, mode: 'list', value: '={{ "" }}' } }), /template is empty/],
-		['a template given as a plain string that is not a UUID', () => create({ templateId: 'invoice' }), /template "invoice" is not a valid ID/],
-		['a wait timeout of 0', () => create({ options: { waitTimeout: 0 } }), /wait timeout must be a whole number of at least 1/],
-		['get with a document ID that is not a UUID', () => ({ resource: 'document', operation: 'get', documentId: byId('={{ 12345 }}') }), /document ID "12345" is not a valid ID/],
-		['delete with an empty document ID', () => ({ resource: 'document', operation: 'delete', documentId: byId('={{ $json.missing }}') }), /document ID is empty/],
-		['download with a document ID that is not a UUID', () => ({ resource: 'document', operation: 'download', documentId: 'abc' }), /not a valid ID/],
-		['update with a document ID that is not a UUID', () => ({ resource: 'document', operation: 'update', documentId: 'x', updateFields: { status: 'pending' } }), /not a valid ID/],
-		['update with nothing to update', () => ({ resource: 'document', operation: 'update', documentId: byId(UNKNOWN), updateFields: {} }), /nothing to update/],
-		['update with a payload array', () => ({ resource: 'document', operation: 'update', documentId: byId(UNKNOWN), updateFields: { payload: '[]' } }), /payload must be one JSON object/],
-		['getAll with limit 0', () => ({ resource: 'document', operation: 'getAll', limit: 0 }), /limit must be a whole number of at least 1/],
-		['getAll with a negative limit', () => ({ resource: 'document', operation: 'getAll', limit: -5 }), /limit must be a whole number of at least 1/],
-		['getAll with a bad date', () => ({ resource: 'document', operation: 'getAll', filters: { updatedSince: 'last tuesday-ish' } }), /Updated Since date "last tuesday-ish" is not a date/],
-		['getAll with a template filter that is not a UUID', () => ({ resource: 'document', operation: 'getAll', filters: { templateIds: ['invoice'] } }), /template filter contains "invoice", which is not a valid ID/],
-		['getAll with a workspace filter that is not a UUID', () => ({ resource: 'document', operation: 'getAll', filters: { workspaceId: 'Acme' } }), /workspace ID "Acme" is not a valid ID/],
-		['download with an empty binary field name', () => ({ resource: 'document', operation: 'download', documentId: byId(UNKNOWN), binaryPropertyName: ' ' }), /binary field name is empty/],
+		[
+			'a template that is not a UUID',
+			() => create({ templateId: byId('={{ "invoice" }}') }),
+			/template "invoice" is not a valid ID/,
+		],
+		[
+			'an empty template',
+			() => create({ templateId: { __rl: true, mode: 'list', value: '={{ "" }}' } }),
+			/template is empty/,
+		],
+		[
+			'a template given as a plain string that is not a UUID',
+			() => create({ templateId: 'invoice' }),
+			/template "invoice" is not a valid ID/,
+		],
+		[
+			'a wait timeout of 0',
+			() => create({ options: { waitTimeout: 0 } }),
+			/wait timeout must be a whole number of at least 1/,
+		],
+		[
+			'get with a document ID that is not a UUID',
+			() => ({ resource: 'document', operation: 'get', documentId: byId('={{ 12345 }}') }),
+			/document ID "12345" is not a valid ID/,
+		],
+		[
+			'delete with an empty document ID',
+			() => ({
+				resource: 'document',
+				operation: 'delete',
+				documentId: byId('={{ $json.missing }}'),
+			}),
+			/document ID is empty/,
+		],
+		[
+			'download with a document ID that is not a UUID',
+			() => ({ resource: 'document', operation: 'download', documentId: 'abc' }),
+			/not a valid ID/,
+		],
+		[
+			'update with a document ID that is not a UUID',
+			() => ({
+				resource: 'document',
+				operation: 'update',
+				documentId: 'x',
+				updateFields: { status: 'pending' },
+			}),
+			/not a valid ID/,
+		],
+		[
+			'update with nothing to update',
+			() => ({
+				resource: 'document',
+				operation: 'update',
+				documentId: byId(UNKNOWN),
+				updateFields: {},
+			}),
+			/nothing to update/,
+		],
+		[
+			'update with a payload array',
+			() => ({
+				resource: 'document',
+				operation: 'update',
+				documentId: byId(UNKNOWN),
+				updateFields: { payload: '[]' },
+			}),
+			/payload must be one JSON object/,
+		],
+		[
+			'getAll with limit 0',
+			() => ({ resource: 'document', operation: 'getAll', limit: 0 }),
+			/limit must be a whole number of at least 1/,
+		],
+		[
+			'getAll with a negative limit',
+			() => ({ resource: 'document', operation: 'getAll', limit: -5 }),
+			/limit must be a whole number of at least 1/,
+		],
+		[
+			'getAll with a bad date',
+			() => ({
+				resource: 'document',
+				operation: 'getAll',
+				filters: { updatedSince: 'last tuesday-ish' },
+			}),
+			/Updated Since date "last tuesday-ish" is not a date/,
+		],
+		[
+			'getAll with a template filter that is not a UUID',
+			() => ({ resource: 'document', operation: 'getAll', filters: { templateIds: ['invoice'] } }),
+			/template filter contains "invoice", which is not a valid ID/,
+		],
+		[
+			'getAll with a workspace filter that is not a UUID',
+			() => ({ resource: 'document', operation: 'getAll', filters: { workspaceId: 'Acme' } }),
+			/workspace ID "Acme" is not a valid ID/,
+		],
+		[
+			'download with an empty binary field name',
+			() => ({
+				resource: 'document',
+				operation: 'download',
+				documentId: byId(UNKNOWN),
+				binaryPropertyName: ' ',
+			}),
+			/binary field name is empty/,
+		],
 	];
 
 	test.each(cases)('%s', async (_name, parameters, message) => {
@@ -72,9 +188,15 @@ describe('malformed input is refused before any request, naming the item', () =>
 	});
 
 	test('static values n8n itself checks (ID format, required) stop the run before the node, with no request', async () => {
-		await expect(run(sb, create({ templateId: byId('invoice') }))).rejects.toThrow(parameterIssue(/Not a valid template ID/));
-		await expect(run(sb, { resource: 'document', operation: 'get', documentId: byId('12345') })).rejects.toThrow(parameterIssue(/Not a valid document ID/));
-		await expect(run(sb, create({ templateId: { __rl: true, mode: 'list', value: '' } }))).rejects.toThrow(parameterIssue(/Template.*required/));
+		await expect(run(sb, create({ templateId: byId('invoice') }))).rejects.toThrow(
+			parameterIssue(/Not a valid template ID/),
+		);
+		await expect(
+			run(sb, { resource: 'document', operation: 'get', documentId: byId('12345') }),
+		).rejects.toThrow(parameterIssue(/Not a valid document ID/));
+		await expect(
+			run(sb, create({ templateId: { __rl: true, mode: 'list', value: '' } })),
+		).rejects.toThrow(parameterIssue(/Template.*required/));
 		expect(sb.requests).toHaveLength(0);
 	});
 
@@ -100,16 +222,25 @@ describe('malformed input is refused before any request, naming the item', () =>
 	});
 
 	test('continueOnFail: one error item for the bad input, the others are handled, all paired', async () => {
-		const result = await run(sb, create({ payload: '={{ $json.p }}', waitForCompletion: false }), [{ p: '{"a": 1}' }, { p: '[1]' }, { p: '{"a": 3}' }], CONTINUE);
+		const result = await run(
+			sb,
+			create({ payload: '={{ $json.p }}', waitForCompletion: false }),
+			[{ p: '{"a": 1}' }, { p: '[1]' }, { p: '{"a": 3}' }],
+			CONTINUE,
+		);
 		expect(result.items).toHaveLength(3);
 		expect(pairs(result)).toEqual([0, 1, 2]);
 		expect(result.items[0].json.status).toBe('pending');
 		expect(result.items[1].json).toEqual({
-			error: expect.stringMatching(/payload must be one JSON object, but it is an array \(item 1\)/),
+			error: expect.stringMatching(
+				/payload must be one JSON object, but it is an array \(item 1\)/,
+			),
 			message: expect.stringMatching(/Wrap the list in an object/),
 		});
 		expect(result.items[2].json.status).toBe('pending');
-		expect(apiRequests(sb).map((r) => (r.body as { document: IDataObject }).document.payload)).toEqual([{ a: 1 }, { a: 3 }]);
+		expect(
+			apiRequests(sb).map((r) => (r.body as { document: IDataObject }).document.payload),
+		).toEqual([{ a: 1 }, { a: 3 }]);
 	});
 });
 
@@ -132,7 +263,11 @@ describe('error answers of the service become NodeApiErrors that say what to do'
 	});
 
 	test('404 (unknown document): says it was not found, with the service words and how to check', async () => {
-		const result = await run(sb, { resource: 'document', operation: 'get', documentId: byId(UNKNOWN) });
+		const result = await run(sb, {
+			resource: 'document',
+			operation: 'get',
+			documentId: byId(UNKNOWN),
+		});
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
 		expect(result.error!.message).toMatch(/Not found \(404\)/);
 		expect(result.error!.message).toContain(UNKNOWN);
@@ -163,10 +298,17 @@ describe('error answers of the service become NodeApiErrors that say what to do'
 	});
 
 	test('400 {"error": ...}: the service words are in the error', async () => {
-		sb.faults.add({ type: 'status', status: 400, method: 'POST', body: { error: 'unexpected character at line 1 column 12' } });
+		sb.faults.add({
+			type: 'status',
+			status: 400,
+			method: 'POST',
+			body: { error: 'unexpected character at line 1 column 12' },
+		});
 		const result = await run(sb, create());
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '400' });
-		expect(result.error!.message).toMatch(/could not read the request \(400\): unexpected character at line 1 column 12/);
+		expect(result.error!.message).toMatch(
+			/could not read the request \(400\): unexpected character at line 1 column 12/,
+		);
 		expect(result.error!.description).toMatch(/JSON/);
 	});
 
@@ -186,12 +328,18 @@ describe('error answers of the service become NodeApiErrors that say what to do'
 			message: expect.stringMatching(/Check the ID/),
 		});
 		expect(result.items[2].json.meta).toEqual({ n: 2 });
-		expect(result.items[3].json).toMatchObject({ error: expect.stringMatching(/Not found \(404\)/) });
+		expect(result.items[3].json).toMatchObject({
+			error: expect.stringMatching(/Not found \(404\)/),
+		});
 	});
 
 	test('without continueOnFail the first failing item stops the node', async () => {
 		const doc = sb.createDocument();
-		const result = await run(sb, { resource: 'document', operation: 'delete', documentId: byId('={{ $json.id }}') }, [{ id: UNKNOWN }, { id: doc.id }]);
+		const result = await run(
+			sb,
+			{ resource: 'document', operation: 'delete', documentId: byId('={{ $json.id }}') },
+			[{ id: UNKNOWN }, { id: doc.id }],
+		);
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404', itemIndex: 0 });
 		expect(result.items).toEqual([]);
 	});
@@ -202,13 +350,23 @@ describe('the API key appears in no output and no error', () => {
 		const doc = sb.createDocument({ status: 'success', meta: { order_id: 'K-1' } });
 		const runs = [
 			await run(sb, { resource: 'account', operation: 'get' }),
-			await run(sb, { resource: 'document', operation: 'get', documentId: byId(doc.id), options: { includePayload: true } }),
+			await run(sb, {
+				resource: 'document',
+				operation: 'get',
+				documentId: byId(doc.id),
+				options: { includePayload: true },
+			}),
 			await run(sb, { resource: 'document', operation: 'download', documentId: byId(doc.id) }),
 			await run(sb, { resource: 'document', operation: 'getAll', returnAll: true }),
 			await run(sb, create({ download: true })),
 			await run(sb, { resource: 'document', operation: 'get', documentId: byId(UNKNOWN) }),
 			await run(sb, create({ templateId: byId(UNKNOWN) })),
-			await run(sb, { resource: 'document', operation: 'get', documentId: byId(UNKNOWN) }, [{}], CONTINUE),
+			await run(
+				sb,
+				{ resource: 'document', operation: 'get', documentId: byId(UNKNOWN) },
+				[{}],
+				CONTINUE,
+			),
 		];
 		for (const result of runs) {
 			expect(containsSecret(result.items, sb.apiKey)).toBe(false);
@@ -218,7 +376,11 @@ describe('the API key appears in no output and no error', () => {
 		// The key was really used (so the checks above could have found it).
 		expect(sb.requests.some((r) => r.authorization === `Bearer ${sb.apiKey}`)).toBe(true);
 		// And the file host never saw it.
-		expect(sb.requests.filter((r) => r.path.startsWith('/files/')).every((r) => r.authorization === undefined)).toBe(true);
+		expect(
+			sb.requests
+				.filter((r) => r.path.startsWith('/files/'))
+				.every((r) => r.authorization === undefined),
+		).toBe(true);
 	});
 });
 

@@ -6,7 +6,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../sandbox';
-import { CONTINUE, apiRequests, byId, cardRequests, creates, listRequests, pairs, run, templateId } from './helpers';
+import {
+	CONTINUE,
+	apiRequests,
+	byId,
+	cardRequests,
+	creates,
+	listRequests,
+	pairs,
+	run,
+	templateId,
+} from './helpers';
 
 const FAILING_CAUSE = "Template rendering failed: undefined variable 'customer'";
 
@@ -38,7 +48,12 @@ describe('fast generations', () => {
 		const result = await run(sb, create(), [{ n: 7 }]);
 		expect(result.error).toBeUndefined();
 		const json = result.items[0].json;
-		expect(json).toMatchObject({ status: 'success', meta: { order_id: 'O-7' }, filename: expect.stringMatching(/\.pdf$/), failure_cause: null });
+		expect(json).toMatchObject({
+			status: 'success',
+			meta: { order_id: 'O-7' },
+			filename: expect.stringMatching(/\.pdf$/),
+			failure_cause: null,
+		});
 		expect(json.download_url).toEqual(expect.stringContaining('/files/'));
 		expect(result.items[0].binary).toBeUndefined();
 		// One create, then polls of that one document by id (a list would not be cheaper).
@@ -59,7 +74,9 @@ describe('fast generations', () => {
 		const result = await run(sb, create(), numbered(n));
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(n);
-		expect(result.items.map((i) => (i.json.meta as IDataObject).order_id)).toEqual(numbered(n).map((x) => `O-${x.n}`));
+		expect(result.items.map((i) => (i.json.meta as IDataObject).order_id)).toEqual(
+			numbered(n).map((x) => `O-${x.n}`),
+		);
 		expect(pairs(result)).toEqual(numbered(n).map((x) => x.n));
 		expect(result.items.every((i) => i.json.status === 'success')).toBe(true);
 
@@ -111,7 +128,11 @@ describe('fast generations', () => {
 		expect(pairs(mixed)).toEqual([0, 1, 2]);
 		expect(mixed.items[0].json).toMatchObject({ status: 'success', meta: { order_id: 'O-0' } });
 		expect(mixed.items[1].json.error).toEqual(expect.stringContaining(FAILING_CAUSE));
-		expect(mixed.items[2].json).toMatchObject({ status: 'success', meta: { order_id: 'O-2' }, document_template_identifier: 'receipt' });
+		expect(mixed.items[2].json).toMatchObject({
+			status: 'success',
+			meta: { order_id: 'O-2' },
+			document_template_identifier: 'receipt',
+		});
 		// Three documents of two templates waited for together.
 		expect(listRequests(sb).length).toBeGreaterThanOrEqual(1);
 		expect(new Set(listRequests(sb)[0].query['q[document_template_id][]'])).toEqual(
@@ -120,7 +141,14 @@ describe('fast generations', () => {
 	});
 
 	test('429 with Retry-After on creates: honoured, every item created once, order kept', async () => {
-		sb.faults.add({ type: 'status', status: 429, method: 'POST', path: '/api/v1/documents', retryAfter: '1', times: 2 });
+		sb.faults.add({
+			type: 'status',
+			status: 429,
+			method: 'POST',
+			path: '/api/v1/documents',
+			retryAfter: '1',
+			times: 2,
+		});
 		const n = 5;
 		const result = await run(sb, create(), numbered(n));
 		expect(result.error).toBeUndefined();
@@ -138,7 +166,14 @@ describe('fast generations', () => {
 	});
 
 	test('429 on a poll: the poll is repeated after Retry-After and the wait goes on', async () => {
-		sb.faults.add({ type: 'status', status: 429, method: 'GET', path: /^\/api\/v1\/document_cards/, retryAfter: '1', times: 1 });
+		sb.faults.add({
+			type: 'status',
+			status: 429,
+			method: 'GET',
+			path: /^\/api\/v1\/document_cards/,
+			retryAfter: '1',
+			times: 1,
+		});
 		const result = await run(sb, create(), numbered(3));
 		expect(result.error).toBeUndefined();
 		expect(result.items.every((i) => i.json.status === 'success')).toBe(true);
@@ -146,10 +181,21 @@ describe('fast generations', () => {
 	});
 
 	test('update to pending waits for the new generation, not an old view of the previous one', async () => {
-		const doc = sb.createDocument({ meta: { order_id: 'R-1' }, status: 'success', filename: 'first.pdf' });
+		const doc = sb.createDocument({
+			meta: { order_id: 'R-1' },
+			status: 'success',
+			filename: 'first.pdf',
+		});
 		const oldCard = sb.cardJson(doc.id);
 		// The first poll is answered with the card as it was before the update (a stale view).
-		sb.faults.add({ type: 'status', status: 200, method: 'GET', path: `/api/v1/document_cards/${doc.id}`, body: { document_card: oldCard }, times: 1 });
+		sb.faults.add({
+			type: 'status',
+			status: 200,
+			method: 'GET',
+			path: `/api/v1/document_cards/${doc.id}`,
+			body: { document_card: oldCard },
+			times: 1,
+		});
 		const result = await run(sb, {
 			resource: 'document',
 			operation: 'update',
@@ -157,8 +203,14 @@ describe('fast generations', () => {
 			updateFields: { status: 'pending', meta: '{"order_id": "R-1"}', filename: 'second.pdf' },
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ status: 'success', filename: 'second.pdf', meta: { order_id: 'R-1', _filename: 'second.pdf' } });
-		expect(Date.parse(String(result.items[0].json.updated_at))).toBeGreaterThan(Date.parse(String(oldCard.updated_at)));
+		expect(result.items[0].json).toMatchObject({
+			status: 'success',
+			filename: 'second.pdf',
+			meta: { order_id: 'R-1', _filename: 'second.pdf' },
+		});
+		expect(Date.parse(String(result.items[0].json.updated_at))).toBeGreaterThan(
+			Date.parse(String(oldCard.updated_at)),
+		);
 		// The update, the stale poll (not taken for the result), then a real one.
 		expect(apiRequests(sb).map((r) => r.method)).toEqual(['PUT', 'GET', 'GET']);
 		expect(apiRequests(sb)[1].fault).toBe('status');
@@ -166,7 +218,12 @@ describe('fast generations', () => {
 
 	test('update that does not set pending does not wait', async () => {
 		const doc = sb.createDocument({ status: 'draft' });
-		const result = await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { payload: '{"x": 1}' } });
+		const result = await run(sb, {
+			resource: 'document',
+			operation: 'update',
+			documentId: byId(doc.id),
+			updateFields: { payload: '{"x": 1}' },
+		});
 		expect(result.items[0].json.status).toBe('draft');
 		expect(apiRequests(sb).map((r) => r.method)).toEqual(['PUT']);
 	});

@@ -42,7 +42,11 @@ export function listRequests(sb: Sandbox): LoggedRequest[] {
 
 export function cardRequests(sb: Sandbox, id?: string): LoggedRequest[] {
 	return sb.requests.filter(
-		(r) => r.method === 'GET' && (id ? r.path === `/api/v1/document_cards/${id}` : r.path.startsWith('/api/v1/document_cards/')),
+		(r) =>
+			r.method === 'GET' &&
+			(id
+				? r.path === `/api/v1/document_cards/${id}`
+				: r.path.startsWith('/api/v1/document_cards/')),
 	);
 }
 

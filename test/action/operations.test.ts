@@ -31,7 +31,10 @@ describe('create', () => {
 			templateId: byId(tpl),
 			payload: '{"customer": "Ada", "total": 42}',
 			waitForCompletion: false,
-			additionalFields: { meta: '{"order_id": "A-1001", "channel": "shop"}', filename: ' invoice-A-1001.pdf ' },
+			additionalFields: {
+				meta: '{"order_id": "A-1001", "channel": "shop"}',
+				filename: ' invoice-A-1001.pdf ',
+			},
 		});
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sb)).toHaveLength(1);
@@ -49,7 +52,11 @@ describe('create', () => {
 		const json = result.items[0].json;
 		expect(json.status).toBe('pending');
 		// meta and payload are strings of JSON in the API answer; the node hands on objects.
-		expect(json.meta).toEqual({ order_id: 'A-1001', channel: 'shop', _filename: 'invoice-A-1001.pdf' });
+		expect(json.meta).toEqual({
+			order_id: 'A-1001',
+			channel: 'shop',
+			_filename: 'invoice-A-1001.pdf',
+		});
 		expect(json.payload).toEqual({ customer: 'Ada', total: 42 });
 		expect(sb.documents.get(String(json.id))).toBeDefined();
 		expect(pairs(result)).toEqual([0]);
@@ -76,12 +83,18 @@ describe('create', () => {
 		expect(result.error).toBeUndefined();
 		expect(creates(sb).map((r) => r.body)).toEqual(
 			[1, 2, 3].map((n) => ({
-				document: { document_template_id: tpl, status: 'draft', payload: { n, name: ['one', 'two', 'three'][n - 1] } },
+				document: {
+					document_template_id: tpl,
+					status: 'draft',
+					payload: { n, name: ['one', 'two', 'three'][n - 1] },
+				},
 			})),
 		);
 		// Nothing else: a draft is not generated, so there is nothing to wait for.
 		expect(apiRequests(sb)).toHaveLength(3);
-		expect(result.items.map((i) => [i.json.status, (i.json.payload as IDataObject).n, i.json.meta])).toEqual([
+		expect(
+			result.items.map((i) => [i.json.status, (i.json.payload as IDataObject).n, i.json.meta]),
+		).toEqual([
 			['draft', 1, null],
 			['draft', 2, null],
 			['draft', 3, null],
@@ -108,8 +121,18 @@ describe('create', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(creates(sb).map((r) => (r.body as IDataObject).document)).toEqual([
-			{ document_template_id: tpl, status: 'pending', payload: { a: 1 }, meta: { order_id: 'X-1' } },
-			{ document_template_id: tpl, status: 'pending', payload: { a: 2, nested: { b: [1, 2] } }, meta: { order_id: 'X-2' } },
+			{
+				document_template_id: tpl,
+				status: 'pending',
+				payload: { a: 1 },
+				meta: { order_id: 'X-1' },
+			},
+			{
+				document_template_id: tpl,
+				status: 'pending',
+				payload: { a: 2, nested: { b: [1, 2] } },
+				meta: { order_id: 'X-2' },
+			},
 		]);
 		expect(result.items.map((i) => (i.json.meta as IDataObject).order_id)).toEqual(['X-1', 'X-2']);
 	});
@@ -131,12 +154,27 @@ describe('create', () => {
 
 describe('get', () => {
 	test('a DocumentCard by default; the full Document with includePayload; meta and payload parsed', async () => {
-		const doc = sb.createDocument({ payload: { customer: 'Ada' }, meta: { order_id: 'G-1' }, status: 'success' });
+		const doc = sb.createDocument({
+			payload: { customer: 'Ada' },
+			meta: { order_id: 'G-1' },
+			status: 'success',
+		});
 
-		const card = await run(sb, { resource: 'document', operation: 'get', documentId: byId(doc.id) });
+		const card = await run(sb, {
+			resource: 'document',
+			operation: 'get',
+			documentId: byId(doc.id),
+		});
 		expect(card.error).toBeUndefined();
-		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/document_cards/${doc.id}`]);
-		expect(card.items[0].json).toMatchObject({ id: doc.id, status: 'success', meta: { order_id: 'G-1' }, document_template_identifier: 'invoice' });
+		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v1/document_cards/${doc.id}`,
+		]);
+		expect(card.items[0].json).toMatchObject({
+			id: doc.id,
+			status: 'success',
+			meta: { order_id: 'G-1' },
+			document_template_identifier: 'invoice',
+		});
 		expect(card.items[0].json).not.toHaveProperty('payload');
 
 		sb.resetRequests();
@@ -146,8 +184,14 @@ describe('get', () => {
 			documentId: doc.id, // a plain string works too
 			options: { includePayload: true },
 		});
-		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/documents/${doc.id}`]);
-		expect(full.items[0].json).toMatchObject({ id: doc.id, payload: { customer: 'Ada' }, meta: { order_id: 'G-1' } });
+		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v1/documents/${doc.id}`,
+		]);
+		expect(full.items[0].json).toMatchObject({
+			id: doc.id,
+			payload: { customer: 'Ada' },
+			meta: { order_id: 'G-1' },
+		});
 		expect(full.items[0].json.generation_logs).toEqual(expect.any(Array));
 		expect(pairs(full)).toEqual([0]);
 	});
@@ -162,7 +206,13 @@ describe('get', () => {
 			{ meta: '', expected: null },
 		];
 		for (const { meta } of answers) {
-			sb.faults.add({ type: 'status', status: 200, method: 'GET', path: `/api/v1/document_cards/${doc.id}`, body: { document_card: { ...card, meta } } });
+			sb.faults.add({
+				type: 'status',
+				status: 200,
+				method: 'GET',
+				path: `/api/v1/document_cards/${doc.id}`,
+				body: { document_card: { ...card, meta } },
+			});
 		}
 		const result = await run(
 			sb,
@@ -201,7 +251,9 @@ describe('getAll', () => {
 		list.resetRequests();
 	});
 	const seed = (n: number, fields: Parameters<Sandbox['createDocument']>[0] = {}) =>
-		Array.from({ length: n }, (_, i) => list.createDocument({ status: 'success', meta: { i }, ...fields }));
+		Array.from({ length: n }, (_, i) =>
+			list.createDocument({ status: 'success', meta: { i }, ...fields }),
+		);
 
 	test.each([
 		// [documents, returnAll, limit, expected items]
@@ -213,19 +265,29 @@ describe('getAll', () => {
 		[100, false, 50, 50],
 		[30, false, 1, 1],
 		[1, true, undefined, 1],
-	])('%i documents, returnAll %s, limit %s: exactly the pages needed', async (n, returnAll, limit, expected) => {
-		seed(n);
-		const result = await run(list, { resource: 'document', operation: 'getAll', returnAll, ...(limit !== undefined ? { limit } : {}) });
-		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(expected);
-		expect(pageRequests()).toHaveLength(Math.ceil(expected / 24));
-		expect(pageRequests().map((r) => r.query['page[number]'])).toEqual(
-			Array.from({ length: Math.ceil(expected / 24) }, (_, i) => String(i + 1)),
-		);
-		expect(new Set(result.items.map((i) => i.json.id)).size).toBe(expected);
-		expect(result.items.every((i) => typeof i.json.meta === 'object' && i.json.meta !== null)).toBe(true);
-		expect(new Set(pairs(result))).toEqual(new Set([0]));
-	});
+	])(
+		'%i documents, returnAll %s, limit %s: exactly the pages needed',
+		async (n, returnAll, limit, expected) => {
+			seed(n);
+			const result = await run(list, {
+				resource: 'document',
+				operation: 'getAll',
+				returnAll,
+				...(limit !== undefined ? { limit } : {}),
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(expected);
+			expect(pageRequests()).toHaveLength(Math.ceil(expected / 24));
+			expect(pageRequests().map((r) => r.query['page[number]'])).toEqual(
+				Array.from({ length: Math.ceil(expected / 24) }, (_, i) => String(i + 1)),
+			);
+			expect(new Set(result.items.map((i) => i.json.id)).size).toBe(expected);
+			expect(
+				result.items.every((i) => typeof i.json.meta === 'object' && i.json.meta !== null),
+			).toBe(true);
+			expect(new Set(pairs(result))).toEqual(new Set([0]));
+		},
+	);
 
 	test('the default limit is 50', async () => {
 		seed(60);
@@ -273,7 +335,11 @@ describe('getAll', () => {
 			'q[updated_since]': String(Math.floor(since.getTime() / 1000)),
 		});
 		expect(result.items).toHaveLength(3);
-		expect(result.items.every((i) => i.json.document_template_id === invoice.id && i.json.status === 'success')).toBe(true);
+		expect(
+			result.items.every(
+				(i) => i.json.document_template_id === invoice.id && i.json.status === 'success',
+			),
+		).toBe(true);
 
 		list.resetRequests();
 		const text = await run(list, {
@@ -288,7 +354,11 @@ describe('getAll', () => {
 
 	test('one list per input item, each paired with its item', async () => {
 		seed(30);
-		const result = await run(list, { resource: 'document', operation: 'getAll', limit: '={{ $json.limit }}' }, [{ limit: 2 }, { limit: 30 }]);
+		const result = await run(
+			list,
+			{ resource: 'document', operation: 'getAll', limit: '={{ $json.limit }}' },
+			[{ limit: 2 }, { limit: 30 }],
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(32);
 		expect(pairs(result)).toEqual([0, 0, ...Array(30).fill(1)]);
@@ -298,7 +368,11 @@ describe('getAll', () => {
 
 describe('update', () => {
 	test('sends only the fields given', async () => {
-		const doc = sb.createDocument({ payload: { v: 1 }, meta: { order_id: 'U-1' }, status: 'success' });
+		const doc = sb.createDocument({
+			payload: { v: 1 },
+			meta: { order_id: 'U-1' },
+			status: 'success',
+		});
 		const result = await run(sb, {
 			resource: 'document',
 			operation: 'update',
@@ -309,7 +383,12 @@ describe('update', () => {
 		expect(apiRequests(sb).map((r) => [r.method, r.path, r.body])).toEqual([
 			['PUT', `/api/v1/documents/${doc.id}`, { document: { payload: { v: 2 } } }],
 		]);
-		expect(result.items[0].json).toMatchObject({ id: doc.id, payload: { v: 2 }, meta: { order_id: 'U-1' }, status: 'success' });
+		expect(result.items[0].json).toMatchObject({
+			id: doc.id,
+			payload: { v: 2 },
+			meta: { order_id: 'U-1' },
+			status: 'success',
+		});
 	});
 
 	test('meta and file name together replace the meta; a template picked by ID; status draft', async () => {
@@ -319,34 +398,65 @@ describe('update', () => {
 			resource: 'document',
 			operation: 'update',
 			documentId: doc.id,
-			updateFields: { meta: '{"order_id": "U-2b"}', filename: 'receipt-U-2.pdf', templateId: byId(receipt), status: 'draft' },
+			updateFields: {
+				meta: '{"order_id": "U-2b"}',
+				filename: 'receipt-U-2.pdf',
+				templateId: byId(receipt),
+				status: 'draft',
+			},
 		});
 		expect(apiRequests(sb).map((r) => r.body)).toEqual([
-			{ document: { document_template_id: receipt, meta: { order_id: 'U-2b', _filename: 'receipt-U-2.pdf' }, status: 'draft' } },
+			{
+				document: {
+					document_template_id: receipt,
+					meta: { order_id: 'U-2b', _filename: 'receipt-U-2.pdf' },
+					status: 'draft',
+				},
+			},
 		]);
-		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({ order_id: 'U-2b', _filename: 'receipt-U-2.pdf' });
+		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({
+			order_id: 'U-2b',
+			_filename: 'receipt-U-2.pdf',
+		});
 	});
 
 	test('an explicit {} clears the meta; a blank meta (an empty expression) is not sent', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-5' }, status: 'success' });
-		await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { meta: '={{ "" }}', payload: '{"v": 5}' } });
+		await run(sb, {
+			resource: 'document',
+			operation: 'update',
+			documentId: byId(doc.id),
+			updateFields: { meta: '={{ "" }}', payload: '{"v": 5}' },
+		});
 		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { payload: { v: 5 } } }]);
 		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({ order_id: 'U-5' });
 
 		sb.resetRequests();
-		await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { meta: '{}' } });
+		await run(sb, {
+			resource: 'document',
+			operation: 'update',
+			documentId: byId(doc.id),
+			updateFields: { meta: '{}' },
+		});
 		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { meta: {} } }]);
 		expect(JSON.parse(sb.documents.get(doc.id)!.meta ?? '{}')).toEqual({});
 	});
 
 	test('a file name alone is added to the current meta (the other keys are kept)', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-3' }, status: 'success' });
-		await run(sb, { resource: 'document', operation: 'update', documentId: byId(doc.id), updateFields: { filename: 'u3.pdf' } });
+		await run(sb, {
+			resource: 'document',
+			operation: 'update',
+			documentId: byId(doc.id),
+			updateFields: { filename: 'u3.pdf' },
+		});
 		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v1/document_cards/${doc.id}`,
 			`PUT /api/v1/documents/${doc.id}`,
 		]);
-		expect(apiRequests(sb)[1].body).toEqual({ document: { meta: { order_id: 'U-3', _filename: 'u3.pdf' } } });
+		expect(apiRequests(sb)[1].body).toEqual({
+			document: { meta: { order_id: 'U-3', _filename: 'u3.pdf' } },
+		});
 	});
 
 	test('status pending regenerates and waits for the new generation', async () => {
@@ -359,7 +469,12 @@ describe('update', () => {
 			updateFields: { status: 'pending', filename: 'again.pdf', meta: '{"order_id": "U-4"}' },
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ id: doc.id, status: 'success', filename: 'again.pdf', meta: { order_id: 'U-4', _filename: 'again.pdf' } });
+		expect(result.items[0].json).toMatchObject({
+			id: doc.id,
+			status: 'success',
+			filename: 'again.pdf',
+			meta: { order_id: 'U-4', _filename: 'again.pdf' },
+		});
 		expect(Date.parse(String(result.items[0].json.updated_at))).toBeGreaterThan(before);
 		expect(cardRequests(sb, doc.id).length).toBeGreaterThanOrEqual(1);
 	});
@@ -376,7 +491,10 @@ describe('delete', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json)).toEqual(docs.map((d) => ({ deleted: true, id: d.id })));
 		expect(pairs(result)).toEqual([0, 1]);
-		expect(apiRequests(sb).map((r) => `${r.method} ${r.status}`)).toEqual(['DELETE 204', 'DELETE 204']);
+		expect(apiRequests(sb).map((r) => `${r.method} ${r.status}`)).toEqual([
+			'DELETE 204',
+			'DELETE 204',
+		]);
 		for (const d of docs) expect(sb.documents.has(d.id)).toBe(false);
 	});
 });
@@ -385,9 +503,16 @@ describe('account', () => {
 	test('get: the account record without auth_token', async () => {
 		const result = await run(sb, { resource: 'account', operation: 'get' });
 		expect(result.error).toBeUndefined();
-		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v1/current_user']);
+		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /api/v1/current_user',
+		]);
 		const json = result.items[0].json;
-		expect(json).toMatchObject({ id: sb.account.id, email: expect.any(String), available_documents: expect.any(Number), share_links: false });
+		expect(json).toMatchObject({
+			id: sb.account.id,
+			email: expect.any(String),
+			available_documents: expect.any(Number),
+			share_links: false,
+		});
 		expect(json).not.toHaveProperty('auth_token');
 		expect(JSON.stringify(result.items)).not.toContain(sb.apiKey);
 		expect(pairs(result)).toEqual([0]);
@@ -432,7 +557,9 @@ describe('downstream nodes', () => {
 							resource: 'document',
 							operation: 'update',
 							documentId: byId('={{ $json.id }}'),
-							updateFields: { payload: '={{ { "copied_order": $json.meta.order_id, "was": $json.status } }}' },
+							updateFields: {
+								payload: '={{ { "copied_order": $json.meta.order_id, "was": $json.status } }}',
+							},
 						},
 					},
 				],
@@ -449,7 +576,10 @@ describe('downstream nodes', () => {
 			{ document: { payload: { copied_order: 'D-1', was: 'success' } } },
 			{ document: { payload: { copied_order: 'D-2', was: 'success' } } },
 		]);
-		expect(data.Next?.[0]?.map((i) => (i.json.payload as IDataObject).copied_order)).toEqual(['D-1', 'D-2']);
+		expect(data.Next?.[0]?.map((i) => (i.json.payload as IDataObject).copied_order)).toEqual([
+			'D-1',
+			'D-2',
+		]);
 		expect(data.Next?.[0]?.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

@@ -1,6 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /** Plain unit tests of the pure pieces behind waiting, downloads and output items. */
-import { fileNameFor, mimeTypeFor, normalizeDocument, timeOf } from '../../nodes/shared/helpers/document';
+import {
+	fileNameFor,
+	mimeTypeFor,
+	normalizeDocument,
+	timeOf,
+} from '../../nodes/shared/helpers/document';
 import { createLimiter, mapConcurrent } from '../../nodes/shared/helpers/items';
 import { isAfterWrite, pollDelay, updatedSinceFor } from '../../nodes/shared/helpers/wait';
 
@@ -8,7 +13,8 @@ describe('poll schedule', () => {
 	test('first looks after about a second, then backs off by half up to 10 s', () => {
 		expect([0, 1, 2, 3, 4, 5].map(pollDelay)).toEqual([1000, 1000, 1500, 2250, 3375, 5063]);
 		expect(pollDelay(30)).toBe(10_000);
-		for (let round = 1; round < 40; round++) expect(pollDelay(round)).toBeGreaterThanOrEqual(pollDelay(round - 1));
+		for (let round = 1; round < 40; round++)
+			expect(pollDelay(round)).toBeGreaterThanOrEqual(pollDelay(round - 1));
 	});
 });
 
@@ -62,14 +68,18 @@ describe('concurrency helpers', () => {
 		await new Promise((resolve) => setTimeout(resolve, 1));
 		const later = [4, 5, 6].map((n) => limit(task(n)));
 		const settled = await Promise.allSettled([...first, ...later]);
-		expect(settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message))).toEqual([0, 1, 2, 3, 'four', 5, 6]);
+		expect(
+			settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message)),
+		).toEqual([0, 1, 2, 3, 'four', 5, 6]);
 		expect(most).toBe(3);
 	});
 });
 
 describe('output items and files', () => {
 	test('meta and payload strings become objects; other values are left as they are', () => {
-		expect(normalizeDocument({ id: 'a', meta: '{"order_id":"A-1"}', payload: '{"x":[1]}' })).toEqual({
+		expect(
+			normalizeDocument({ id: 'a', meta: '{"order_id":"A-1"}', payload: '{"x":[1]}' }),
+		).toEqual({
 			id: 'a',
 			meta: { order_id: 'A-1' },
 			payload: { x: [1] },

@@ -10,7 +10,11 @@ import { startSandbox, type Sandbox } from '../sandbox';
 import { CONTINUE, byId, cardRequests, pairs, run, templateId } from './helpers';
 
 /** Resolves once the sandbox has seen `n` requests matching `filter` (polls every 10 ms). */
-async function seen(sb: Sandbox, filter: (r: Sandbox['requests'][number]) => boolean, n = 1): Promise<void> {
+async function seen(
+	sb: Sandbox,
+	filter: (r: Sandbox['requests'][number]) => boolean,
+	n = 1,
+): Promise<void> {
 	for (let i = 0; i < 1000; i++) {
 		if (sb.requests.filter(filter).length >= n) return;
 		await new Promise((resolve) => setTimeout(resolve, 10));
@@ -52,7 +56,10 @@ describe('documents that do not finish', () => {
 		expect(result.error).toMatchObject({ name: 'NodeOperationError' });
 		expect(result.error!.message).toBe(`Document ${ids[1]} failed to generate: Quota exceeded`);
 		// The other two are still pending: the node did not wait for them (they would take 10 min).
-		expect([ids[0], ids[2]].map((id) => sb.documents.get(id)!.status)).toEqual(['pending', 'pending']);
+		expect([ids[0], ids[2]].map((id) => sb.documents.get(id)!.status)).toEqual([
+			'pending',
+			'pending',
+		]);
 	}, 20_000);
 
 	test('a document deleted while waited for fails its item only (continueOnFail)', async () => {

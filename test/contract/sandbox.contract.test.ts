@@ -36,9 +36,15 @@ interface Answer {
 	json: Json;
 }
 
-async function call(sb: Sandbox, method: string, path: string, opts: CallOptions = {}): Promise<Answer> {
+async function call(
+	sb: Sandbox,
+	method: string,
+	path: string,
+	opts: CallOptions = {},
+): Promise<Answer> {
 	const headers: Record<string, string> = { ...(opts.headers || {}) };
-	if (opts.auth !== false) headers.authorization = typeof opts.auth === 'string' ? opts.auth : `Bearer ${sb.apiKey}`;
+	if (opts.auth !== false)
+		headers.authorization = typeof opts.auth === 'string' ? opts.auth : `Bearer ${sb.apiKey}`;
 	let body: string | undefined;
 	if (opts.body !== undefined) {
 		body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
@@ -108,11 +114,19 @@ describe('authentication and account', () => {
 				{
 					status: '401',
 					title: 'Unauthorized',
-					detail: 'We were unable to authenticate you with the provided API key. Please verify that your API key is correct.',
+					detail:
+						'We were unable to authenticate you with the provided API key. Please verify that your API key is correct.',
 				},
 			],
 		};
-		for (const auth of [false, 'Bearer wrong', `bearer ${sb.apiKey}`, sb.apiKey, `Bearer  ${sb.apiKey}`, `Bearer ${sb.apiKey}x`] as const) {
+		for (const auth of [
+			false,
+			'Bearer wrong',
+			`bearer ${sb.apiKey}`,
+			sb.apiKey,
+			`Bearer  ${sb.apiKey}`,
+			`Bearer ${sb.apiKey}x`,
+		] as const) {
 			const r = await call(sb, 'GET', '/api/v1/current_user', { auth });
 			expect(r.status).toBe(401);
 			expect(r.headers['content-type']).toBe(JSON_TYPE);
@@ -136,7 +150,9 @@ describe('authentication and account', () => {
 		expect((await call(other, 'GET', '/api/v1/current_user')).status).toBe(200);
 		const old = other.apiKey;
 		other.setOptions({ apiKey: 'sk_live_new' });
-		expect((await call(other, 'GET', '/api/v1/current_user', { auth: `Bearer ${old}` })).status).toBe(401);
+		expect(
+			(await call(other, 'GET', '/api/v1/current_user', { auth: `Bearer ${old}` })).status,
+		).toBe(401);
 		expect((await call(other, 'GET', '/api/v1/current_user')).status).toBe(200);
 	});
 
@@ -167,7 +183,10 @@ describe('generation lifecycle', () => {
 		const seen = new Set<string>();
 		let last: Json;
 		while (Date.now() - started < 3000) {
-			last = parse(DocumentEnvelope, (await call(sb, 'GET', `/api/v1/documents/${doc.id}`)).json).document;
+			last = parse(
+				DocumentEnvelope,
+				(await call(sb, 'GET', `/api/v1/documents/${doc.id}`)).json,
+			).document;
 			seen.add(last.status);
 			if (last.status === 'success') break;
 			await sleep(10);
@@ -184,14 +203,21 @@ describe('generation lifecycle', () => {
 
 	it('stamps each transition with its due instant on the manual clock', async () => {
 		const sb = await open({ clock: 'manual', startTime: T0, pendingMs: 100, generatingMs: 1500 });
-		const doc = await create(sb, { document_template_id: tpl(sb, 'receipt').id, payload: '{"n":1}', status: 'pending' });
+		const doc = await create(sb, {
+			document_template_id: tpl(sb, 'receipt').id,
+			payload: '{"n":1}',
+			status: 'pending',
+		});
 		expect(doc.updated_at).toBe('2026-11-21T10:00:00.000+00:00');
 		sb.clock.advance(99);
 		expect(sb.documents.get(doc.id)!.status).toBe('pending');
 		sb.clock.advance(1);
 		expect(sb.documents.get(doc.id)!.status).toBe('generating');
 		sb.clock.advance(60_000); // one jump past the end: transitions keep their own instants
-		const full = parse(DocumentEnvelope, (await call(sb, 'GET', `/api/v1/documents/${doc.id}`)).json).document;
+		const full = parse(
+			DocumentEnvelope,
+			(await call(sb, 'GET', `/api/v1/documents/${doc.id}`)).json,
+		).document;
 		expect(full.status).toBe('success');
 		expect(full.updated_at).toBe('2026-11-21T10:00:01.600+00:00');
 		expect(full.filename).toBe(`receipt-${doc.id.slice(0, 8)}.pdf`);
@@ -213,18 +239,30 @@ describe('generation lifecycle', () => {
 
 	it('fails with the always-fails template, and regenerates when set back to pending', async () => {
 		const sb = await open({ clock: 'manual', startTime: T0 });
-		const doc = await create(sb, { document_template_id: tpl(sb, 'always-fails').id, payload: { a: 1 }, status: 'pending' });
+		const doc = await create(sb, {
+			document_template_id: tpl(sb, 'always-fails').id,
+			payload: { a: 1 },
+			status: 'pending',
+		});
 		sb.clock.advance(5000);
-		let card = parse(DocumentCardEnvelope, (await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json).document_card;
+		let card = parse(
+			DocumentCardEnvelope,
+			(await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json,
+		).document_card;
 		expect(card.status).toBe('failure');
 		expect(card.failure_cause).toBe("Template rendering failed: undefined variable 'customer'");
 		expect(card.filename).toBeNull();
 		expect(card.document_template_identifier).toBe('always-fails');
-		const full = parse(DocumentEnvelope, (await call(sb, 'GET', `/api/v1/documents/${doc.id}`)).json).document;
+		const full = parse(
+			DocumentEnvelope,
+			(await call(sb, 'GET', `/api/v1/documents/${doc.id}`)).json,
+		).document;
 		expect(full.generation_logs.some((l: Json) => l.type === 'error')).toBe(true);
 
 		// PUT without status keeps the status; only given fields change
-		let r = await call(sb, 'PUT', `/api/v1/documents/${doc.id}`, { body: { document: { meta: { k: 'v' } } } });
+		let r = await call(sb, 'PUT', `/api/v1/documents/${doc.id}`, {
+			body: { document: { meta: { k: 'v' } } },
+		});
 		expect(r.status).toBe(200);
 		let d = parse(DocumentEnvelope, r.json).document;
 		expect(d.status).toBe('failure');
@@ -240,12 +278,17 @@ describe('generation lifecycle', () => {
 		expect(d.failure_cause).toBeNull();
 		expect(d.app_id).toBe(tpl(sb, 'contract').app_id);
 		sb.clock.advance(5000);
-		card = parse(DocumentCardEnvelope, (await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json).document_card;
+		card = parse(
+			DocumentCardEnvelope,
+			(await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json,
+		).document_card;
 		expect(card.status).toBe('success');
 		expect(card.filename).toBe(`contract-${doc.id.slice(0, 8)}.pdf`);
 
 		// a success can be regenerated too
-		r = await call(sb, 'PUT', `/api/v1/documents/${doc.id}`, { body: { document: { status: 'pending' } } });
+		r = await call(sb, 'PUT', `/api/v1/documents/${doc.id}`, {
+			body: { document: { status: 'pending' } },
+		});
 		expect(r.json.document.status).toBe('pending');
 		expect(r.json.document.download_url).toBeNull();
 	});
@@ -259,7 +302,10 @@ describe('generation lifecycle', () => {
 		expect(sb.documents.get(a.id)!.status).toBe('success');
 		expect(sb.documents.get(b.id)!.status).toBe('failure');
 		expect(sb.documents.get(b.id)!.failure_cause).toBe('Quota exceeded');
-		const me = parse(AccountEnvelope, (await call(sb, 'GET', '/api/v1/current_user')).json).current_user;
+		const me = parse(
+			AccountEnvelope,
+			(await call(sb, 'GET', '/api/v1/current_user')).json,
+		).current_user;
 		expect(me.available_documents).toBe(0);
 	});
 
@@ -308,7 +354,11 @@ describe('generation lifecycle', () => {
 		expect(sb.documents.get(rec.id)!.updated_at).toBe(T0 + sb.options.pendingMs);
 		sb.updateDocument(rec.id, { status: 'failure', failure_cause: 'Boom', updated_at: T0 + 5 });
 		sb.clock.advance(60_000); // the cancelled generation does not come back
-		expect(sb.documents.get(rec.id)).toMatchObject({ status: 'failure', failure_cause: 'Boom', updated_at: T0 + 5 });
+		expect(sb.documents.get(rec.id)).toMatchObject({
+			status: 'failure',
+			failure_cause: 'Boom',
+			updated_at: T0 + 5,
+		});
 		parse(DocumentEnvelope, { document: sb.documentJson(rec.id) });
 	});
 });
@@ -320,7 +370,11 @@ describe('validation and error shapes', () => {
 	});
 
 	it('accepts payload and meta as objects or strings of JSON objects', async () => {
-		const doc = await create(sb, { document_template_id: tpl(sb, 'invoice').id, payload: '{"a": [1, 2]}', meta: '{"m":true}' });
+		const doc = await create(sb, {
+			document_template_id: tpl(sb, 'invoice').id,
+			payload: '{"a": [1, 2]}',
+			meta: '{"m":true}',
+		});
 		expect(doc.payload).toBe('{"a":[1,2]}');
 		expect(doc.meta).toBe('{"m":true}');
 	});
@@ -328,13 +382,28 @@ describe('validation and error shapes', () => {
 	it('answers 422 shape 2 for invalid documents', async () => {
 		const id = tpl(sb, 'invoice').id;
 		const cases: Array<[unknown, Record<string, string[]>]> = [
-			[{ document: { document_template_id: id, payload: [1, 2] } }, { payload: ['must be a JSON object'] }],
-			[{ document: { document_template_id: id, payload: '[1]' } }, { payload: ['must be a JSON object'] }],
-			[{ document: { document_template_id: id, payload: 'not json' } }, { payload: ['must be a JSON object'] }],
+			[
+				{ document: { document_template_id: id, payload: [1, 2] } },
+				{ payload: ['must be a JSON object'] },
+			],
+			[
+				{ document: { document_template_id: id, payload: '[1]' } },
+				{ payload: ['must be a JSON object'] },
+			],
+			[
+				{ document: { document_template_id: id, payload: 'not json' } },
+				{ payload: ['must be a JSON object'] },
+			],
 			[{ document: { document_template_id: id, meta: 5 } }, { meta: ['must be a JSON object'] }],
-			[{ document: { document_template_id: '00000000-0000-4000-8000-000000000000' } }, { document_template: ['must exist'] }],
+			[
+				{ document: { document_template_id: '00000000-0000-4000-8000-000000000000' } },
+				{ document_template: ['must exist'] },
+			],
 			[{ document: { payload: {} } }, { document_template: ['must exist'] }],
-			[{ document: { document_template_id: id, status: 'success' } }, { status: ['is not included in the list'] }],
+			[
+				{ document: { document_template_id: id, status: 'success' } },
+				{ status: ['is not included in the list'] },
+			],
 		];
 		for (const [body, errors] of cases) {
 			const r = await call(sb, 'POST', '/api/v1/documents', { body });
@@ -351,10 +420,15 @@ describe('validation and error shapes', () => {
 	});
 
 	it('answers 400 shape 3 for a malformed JSON body', async () => {
-		const r = await call(sb, 'POST', '/api/v1/documents', { body: '{"document": {', headers: { 'content-type': 'application/json' } });
+		const r = await call(sb, 'POST', '/api/v1/documents', {
+			body: '{"document": {',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(r.status).toBe(400);
 		expect(parse(ErrorText, r.json).error).toMatch(/unexpected character at line 1 column \d+/);
-		const r2 = await call(sb, 'PUT', `/api/v1/documents/${[...sb.documents.keys()][0]}`, { body: '{x' });
+		const r2 = await call(sb, 'PUT', `/api/v1/documents/${[...sb.documents.keys()][0]}`, {
+			body: '{x',
+		});
 		expect(r2.status).toBe(400);
 	});
 
@@ -398,7 +472,8 @@ describe('lists', () => {
 		ids = [];
 		for (let i = 0; i < 50; i++) {
 			const t = tpl(sb, names[i % names.length]);
-			const status = t.identifier === 'always-fails' ? 'failure' : i % 3 === 0 ? 'draft' : 'success';
+			const status =
+				t.identifier === 'always-fails' ? 'failure' : i % 3 === 0 ? 'draft' : 'success';
 			const rec = sb.createDocument({
 				document_template_id: t.id,
 				payload: { i },
@@ -426,9 +501,15 @@ describe('lists', () => {
 		]);
 		const all = pages.flatMap((p) => p.document_cards.map((c: Json) => c.id));
 		expect(all).toEqual(ids.slice().reverse());
-		const junk = parse(DocumentCardList, (await call(sb, 'GET', '/api/v1/document_cards?page[number]=abc')).json);
+		const junk = parse(
+			DocumentCardList,
+			(await call(sb, 'GET', '/api/v1/document_cards?page[number]=abc')).json,
+		);
 		expect(junk.meta.current_page).toBe(1);
-		const beyond = parse(DocumentCardList, (await call(sb, 'GET', '/api/v1/document_cards?page[number]=9')).json);
+		const beyond = parse(
+			DocumentCardList,
+			(await call(sb, 'GET', '/api/v1/document_cards?page[number]=9')).json,
+		);
 		expect(beyond.document_cards).toEqual([]);
 		expect(beyond.meta.next_page).toBeNull();
 	});
@@ -436,28 +517,44 @@ describe('lists', () => {
 	it('filters by template (array and single forms), status, workspace and search', async () => {
 		const inv = tpl(sb, 'invoice');
 		const rec = tpl(sb, 'receipt');
-		const get = async (qs: string) => parse(DocumentCardList, (await call(sb, 'GET', `/api/v1/document_cards?${qs}`)).json);
+		const get = async (qs: string) =>
+			parse(DocumentCardList, (await call(sb, 'GET', `/api/v1/document_cards?${qs}`)).json);
 		let l = await get(`q[document_template_id][]=${inv.id}&q[document_template_id][]=${rec.id}`);
 		expect(l.document_cards.length).toBe(20);
-		expect(l.document_cards.every((c: Json) => [inv.id, rec.id].includes(c.document_template_id))).toBe(true);
+		expect(
+			l.document_cards.every((c: Json) => [inv.id, rec.id].includes(c.document_template_id)),
+		).toBe(true);
 		l = await get(`q[document_template_id]=${inv.id}`);
 		expect(l.document_cards.length).toBe(10);
 		l = await get('q[status]=failure');
 		expect(l.document_cards.length).toBe(10);
-		expect(l.document_cards.every((c: Json) => c.status === 'failure' && c.failure_cause)).toBe(true);
+		expect(l.document_cards.every((c: Json) => c.status === 'failure' && c.failure_cause)).toBe(
+			true,
+		);
 		l = await get('q[status]=draft');
-		expect(l.document_cards.every((c: Json) => c.status === 'draft' && c.download_url === null)).toBe(true);
+		expect(
+			l.document_cards.every((c: Json) => c.status === 'draft' && c.download_url === null),
+		).toBe(true);
 		l = await get(`q[workspace_id]=${sb.workspaces[1].id}&q[status]=success`);
 		expect(l.document_cards.length).toBeGreaterThan(0);
-		expect(l.document_cards.every((c: Json) => c.app_id === sb.workspaces[1].id && c.status === 'success')).toBe(true);
+		expect(
+			l.document_cards.every(
+				(c: Json) => c.app_id === sb.workspaces[1].id && c.status === 'success',
+			),
+		).toBe(true);
 		l = await get('q[search]=special-rep');
 		expect(l.document_cards.map((c: Json) => c.id)).toEqual([ids[7]]);
 		l = await get(`q[search]=${ids[12].toUpperCase()}`);
 		expect(l.document_cards.map((c: Json) => c.id)).toEqual([ids[12]]);
 		l = await get('q[search]=no-such-thing');
-		expect(l).toEqual({ document_cards: [], meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0 } });
+		expect(l).toEqual({
+			document_cards: [],
+			meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0 },
+		});
 		// the request log keeps raw keys and arrays
-		const logged = sb.requests.find((r) => r.rawQuery.includes('%5B%5D') || r.rawQuery.includes('[]'))!;
+		const logged = sb.requests.find(
+			(r) => r.rawQuery.includes('%5B%5D') || r.rawQuery.includes('[]'),
+		)!;
 		expect(logged.query['q[document_template_id][]']).toEqual([inv.id, rec.id]);
 	});
 
@@ -465,9 +562,10 @@ describe('lists', () => {
 		// ids[40] was updated at T0 - 10 s + 500 ms
 		const since = Math.floor((T0 - 10_000) / 1000);
 		const get = async () =>
-			parse(DocumentCardList, (await call(sb, 'GET', `/api/v1/document_cards?q[updated_since]=${since}`)).json).document_cards.map(
-				(c: Json) => c.id,
-			);
+			parse(
+				DocumentCardList,
+				(await call(sb, 'GET', `/api/v1/document_cards?q[updated_since]=${since}`)).json,
+			).document_cards.map((c: Json) => c.id);
 		expect(await get()).toEqual(ids.slice(40).reverse());
 		sb.setOptions({ updatedSinceInclusive: false });
 		expect(await get()).toEqual(ids.slice(41).reverse());
@@ -483,20 +581,42 @@ describe('lists', () => {
 		sb.setOptions({ listOrder: 'random' });
 		const orders = new Set<string>();
 		for (let i = 0; i < 4; i++) {
-			orders.add(JSON.stringify((await call(sb, 'GET', '/api/v1/document_cards')).json.document_cards.map((c: Json) => c.id)));
+			orders.add(
+				JSON.stringify(
+					(await call(sb, 'GET', '/api/v1/document_cards')).json.document_cards.map(
+						(c: Json) => c.id,
+					),
+				),
+			);
 		}
 		expect(orders.size).toBeGreaterThan(1);
 		sb.setOptions({ listOrder: 'newest' });
 	});
 
 	it('hides changes from lists until the visibility lag has passed', async () => {
-		const lagged = await open({ clock: 'manual', startTime: T0, visibilityLagMs: 5000, pendingMs: 100, generatingMs: 400 });
-		const doc = await create(lagged, { document_template_id: tpl(lagged, 'invoice').id, status: 'pending' });
-		const list = async () => (await call(lagged, 'GET', '/api/v1/document_cards')).json.document_cards.map((c: Json) => c.status);
+		const lagged = await open({
+			clock: 'manual',
+			startTime: T0,
+			visibilityLagMs: 5000,
+			pendingMs: 100,
+			generatingMs: 400,
+		});
+		const doc = await create(lagged, {
+			document_template_id: tpl(lagged, 'invoice').id,
+			status: 'pending',
+		});
+		const list = async () =>
+			(await call(lagged, 'GET', '/api/v1/document_cards')).json.document_cards.map(
+				(c: Json) => c.status,
+			);
 		expect(await list()).toEqual([]);
-		expect((await call(lagged, 'GET', `/api/v1/document_cards/${doc.id}`)).json.document_card.status).toBe('pending');
+		expect(
+			(await call(lagged, 'GET', `/api/v1/document_cards/${doc.id}`)).json.document_card.status,
+		).toBe('pending');
 		lagged.clock.advance(1000); // success at T0+500, visible in lists from T0+5500
-		expect((await call(lagged, 'GET', `/api/v1/documents/${doc.id}`)).json.document.status).toBe('success');
+		expect((await call(lagged, 'GET', `/api/v1/documents/${doc.id}`)).json.document.status).toBe(
+			'success',
+		);
 		expect(await list()).toEqual([]);
 		lagged.clock.advance(4499);
 		expect(await list()).toEqual([]);
@@ -505,14 +625,31 @@ describe('lists', () => {
 	});
 
 	it('lists templates and workspaces', async () => {
-		let r = await call(sb, 'GET', `/api/v1/document_template_cards?q[workspace_id]=${sb.workspaces[0].id}&page=all`);
+		let r = await call(
+			sb,
+			'GET',
+			`/api/v1/document_template_cards?q[workspace_id]=${sb.workspaces[0].id}&page=all`,
+		);
 		const t = parse(TemplateCardList, r.json);
-		expect(t.document_template_cards.map((x: Json) => x.identifier).sort()).toEqual(['always-fails', 'invoice', 'receipt']);
+		expect(t.document_template_cards.map((x: Json) => x.identifier).sort()).toEqual([
+			'always-fails',
+			'invoice',
+			'receipt',
+		]);
 		r = await call(sb, 'GET', '/api/v1/document_template_cards?q[search]=pay');
-		expect(parse(TemplateCardList, r.json).document_template_cards.map((x: Json) => x.identifier)).toEqual(['payslip']);
-		expect(r.json.meta).toEqual({ current_page: 1, next_page: null, prev_page: null, total_pages: 1 });
+		expect(
+			parse(TemplateCardList, r.json).document_template_cards.map((x: Json) => x.identifier),
+		).toEqual(['payslip']);
+		expect(r.json.meta).toEqual({
+			current_page: 1,
+			next_page: null,
+			prev_page: null,
+			total_pages: 1,
+		});
 		r = await call(sb, 'GET', '/api/v1/workspace_cards');
-		expect(parse(WorkspaceCardList, r.json).workspace_cards.map((w: Json) => w.identifier)).toEqual(['Acme Billing', 'Acme HR']);
+		expect(parse(WorkspaceCardList, r.json).workspace_cards.map((w: Json) => w.identifier)).toEqual(
+			['Acme Billing', 'Acme HR'],
+		);
 	});
 });
 
@@ -533,7 +670,9 @@ describe('downloads', () => {
 	it('serves a real PDF without Authorization, refuses it with', async () => {
 		const withAuth = await call(sb, 'GET', doc.download_url);
 		expect(withAuth.status).toBe(400);
-		expect(withAuth.text).toContain('<Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message>');
+		expect(withAuth.text).toContain(
+			'<Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message>',
+		);
 
 		const r = await call(sb, 'GET', doc.download_url, { auth: false });
 		expect(r.status).toBe(200);
@@ -547,7 +686,9 @@ describe('downloads', () => {
 		// the xref offsets point at the objects
 		const xrefAt = Number(/startxref\n(\d+)/.exec(pdf)![1]);
 		expect(pdf.slice(xrefAt, xrefAt + 4)).toBe('xref');
-		const offsets = [...pdf.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
+		const offsets = [...pdf.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) =>
+			Number(m[1]),
+		);
 		offsets.forEach((off, i) => expect(pdf.slice(off).startsWith(`${i + 1} 0 obj`)).toBe(true));
 
 		const logged = sb.requests.filter((q) => q.path.startsWith('/files/'));
@@ -562,7 +703,10 @@ describe('downloads', () => {
 	});
 
 	it('rejects a bad signature and an expired URL, and signs a fresh URL on each fetch', async () => {
-		const tampered = doc.download_url.replace(/X-Amz-Signature=([0-9a-f])/, (_: string, c: string) => `X-Amz-Signature=${c === 'a' ? 'b' : 'a'}`);
+		const tampered = doc.download_url.replace(
+			/X-Amz-Signature=([0-9a-f])/,
+			(_: string, c: string) => `X-Amz-Signature=${c === 'a' ? 'b' : 'a'}`,
+		);
 		const bad = await call(sb, 'GET', tampered, { auth: false });
 		expect(bad.status).toBe(403);
 		expect(bad.headers['content-type']).toBe('application/xml');
@@ -570,16 +714,24 @@ describe('downloads', () => {
 		sb.clock.advance(61_000);
 		const expired = await call(sb, 'GET', doc.download_url, { auth: false });
 		expect(expired.status).toBe(403);
-		expect(expired.text).toContain('<Code>AccessDenied</Code><Message>Request has expired</Message>');
+		expect(expired.text).toContain(
+			'<Code>AccessDenied</Code><Message>Request has expired</Message>',
+		);
 
-		const fresh = (await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json.document_card.download_url;
+		const fresh = (await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json.document_card
+			.download_url;
 		expect(fresh).not.toBe(doc.download_url);
 		expect((await call(sb, 'GET', fresh, { auth: false })).status).toBe(200);
 		expect((await call(sb, 'GET', sb.downloadUrlFor(doc.id)!, { auth: false })).status).toBe(200);
 	});
 
 	it('serves images for image templates', async () => {
-		const img = await create(sb, { document_template_id: tpl(sb, 'badge').id, payload: { n: 1 }, meta: { _filename: 'pic' }, status: 'pending' });
+		const img = await create(sb, {
+			document_template_id: tpl(sb, 'badge').id,
+			payload: { n: 1 },
+			meta: { _filename: 'pic' },
+			status: 'pending',
+		});
 		sb.clock.advance(5000);
 		const card = (await call(sb, 'GET', `/api/v1/document_cards/${img.id}`)).json.document_card;
 		expect(card.output_type).toBe('image');
@@ -593,15 +745,26 @@ describe('downloads', () => {
 describe('share links', () => {
 	it('omits the key when off; null until success then a working URL when on', async () => {
 		const off = await open({ clock: 'manual', startTime: T0 });
-		const d = await create(off, { document_template_id: tpl(off, 'invoice').id, status: 'pending' });
+		const d = await create(off, {
+			document_template_id: tpl(off, 'invoice').id,
+			status: 'pending',
+		});
 		expect('public_share_link' in d).toBe(false);
 
 		const on = await open({ clock: 'manual', startTime: T0, shareLinks: true });
-		expect((await call(on, 'GET', '/api/v1/current_user')).json.current_user.share_links).toBe(true);
-		const doc = await create(on, { document_template_id: tpl(on, 'invoice').id, status: 'pending' });
+		expect((await call(on, 'GET', '/api/v1/current_user')).json.current_user.share_links).toBe(
+			true,
+		);
+		const doc = await create(on, {
+			document_template_id: tpl(on, 'invoice').id,
+			status: 'pending',
+		});
 		expect(doc.public_share_link).toBeNull();
 		on.clock.advance(5000);
-		const card = parse(DocumentCardEnvelope, (await call(on, 'GET', `/api/v1/document_cards/${doc.id}`)).json).document_card;
+		const card = parse(
+			DocumentCardEnvelope,
+			(await call(on, 'GET', `/api/v1/document_cards/${doc.id}`)).json,
+		).document_card;
 		expect(card.public_share_link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/share\//);
 		const r = await call(on, 'GET', card.public_share_link!, { auth: false });
 		expect(r.status).toBe(200);
@@ -616,11 +779,19 @@ describe('faults', () => {
 		sb.faults.clear();
 		sb.resetRequests();
 	});
-	const body = (sb: Sandbox) => ({ document: { document_template_id: tpl(sb, 'invoice').id, status: 'pending' } });
+	const body = (sb: Sandbox) => ({
+		document: { document_template_id: tpl(sb, 'invoice').id, status: 'pending' },
+	});
 
 	it('status 429 with Retry-After answers without acting', async () => {
 		const before = sb.documents.size;
-		sb.faults.add({ method: 'POST', path: '/api/v1/documents', type: 'status', status: 429, retryAfter: '2' });
+		sb.faults.add({
+			method: 'POST',
+			path: '/api/v1/documents',
+			type: 'status',
+			status: 429,
+			retryAfter: '2',
+		});
 		const r = await call(sb, 'POST', '/api/v1/documents', { body: body(sb) });
 		expect(r.status).toBe(429);
 		expect(r.headers['retry-after']).toBe('2');
@@ -634,7 +805,13 @@ describe('faults', () => {
 
 	it('status afterHandling acts and then answers the error', async () => {
 		const before = sb.documents.size;
-		sb.faults.add({ path: /^\/api\/v1\/documents$/, type: 'status', status: 502, afterHandling: true, body: '<html>Bad Gateway</html>' });
+		sb.faults.add({
+			path: /^\/api\/v1\/documents$/,
+			type: 'status',
+			status: 502,
+			afterHandling: true,
+			body: '<html>Bad Gateway</html>',
+		});
 		const r = await call(sb, 'POST', '/api/v1/documents', { body: body(sb) });
 		expect(r.status).toBe(502);
 		expect(r.text).toBe('<html>Bad Gateway</html>');
@@ -660,7 +837,13 @@ describe('faults', () => {
 	});
 
 	it('delay answers late; Infinity times and GET-only matching', async () => {
-		sb.faults.add({ method: 'GET', path: '/api/v1/current_user', type: 'delay', delayMs: 150, times: Infinity });
+		sb.faults.add({
+			method: 'GET',
+			path: '/api/v1/current_user',
+			type: 'delay',
+			delayMs: 150,
+			times: Infinity,
+		});
 		for (let i = 0; i < 2; i++) {
 			const t = Date.now();
 			expect((await call(sb, 'GET', '/api/v1/current_user')).status).toBe(200);
@@ -690,7 +873,12 @@ describe('Date header', () => {
 		const sb = await open({ clock: 'manual', startTime: start, downloadTtlMs: 60_000 });
 		const dates = async () => {
 			const doc = sb.createDocument({ status: 'success' });
-			sb.faults.add({ method: 'GET', path: '/api/v1/workspace_cards', type: 'status', status: 503 });
+			sb.faults.add({
+				method: 'GET',
+				path: '/api/v1/workspace_cards',
+				type: 'status',
+				status: 503,
+			});
 			const answers = [
 				await call(sb, 'GET', '/api/v1/document_cards?q[status]=failure'),
 				await call(sb, 'GET', '/api/v1/document_cards?q[updated_since]=nope'),
@@ -699,7 +887,9 @@ describe('Date header', () => {
 				await call(sb, 'GET', '/api/v1/no/such/route'),
 				await call(sb, 'GET', '/api/v1/workspace_cards'),
 				await call(sb, 'DELETE', `/api/v1/documents/${doc.id}`),
-				await call(sb, 'GET', sb.downloadUrlFor(sb.createDocument({ status: 'success' }).id), { auth: false }),
+				await call(sb, 'GET', sb.downloadUrlFor(sb.createDocument({ status: 'success' }).id), {
+					auth: false,
+				}),
 			];
 			expect(answers.map((a) => a.status)).toEqual([200, 422, 200, 401, 404, 503, 204, 200]);
 			return answers.map((a) => a.headers.date);
@@ -721,7 +911,9 @@ describe('Date header', () => {
 		const r = await call(sb, 'GET', '/api/v1/current_user');
 		const elapsed = Date.now() - hostBefore;
 		const date = Date.parse(String(r.headers.date));
-		expect(r.headers.date).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+		expect(r.headers.date).toMatch(
+			/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+		);
 		expect(date).toBeGreaterThanOrEqual(start - 1000);
 		expect(date).toBeLessThanOrEqual(start + elapsed + 1000);
 	});

@@ -4,7 +4,12 @@
 import { z } from 'zod';
 
 /** ISO 8601 with milliseconds and a numeric offset: 2026-11-21T10:12:31.123+00:00 */
-export const IsoTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/, 'ISO time with ms and offset');
+export const IsoTime = z
+	.string()
+	.regex(
+		/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/,
+		'ISO time with ms and offset',
+	);
 export const Uuid = z.string().uuid();
 export const Status = z.enum(['draft', 'pending', 'generating', 'success', 'failure']);
 export const OutputType = z.enum(['pdf', 'image']);
@@ -43,15 +48,25 @@ const documentCommon = {
 };
 
 /** The rules that tie fields to the status. */
-function statusRules<T extends { status: string; download_url: string | null; filename: string | null; failure_cause: string | null; public_share_link?: string | null }>(
-	d: T,
-	ctx: z.RefinementCtx,
-) {
+function statusRules<
+	T extends {
+		status: string;
+		download_url: string | null;
+		filename: string | null;
+		failure_cause: string | null;
+		public_share_link?: string | null;
+	},
+>(d: T, ctx: z.RefinementCtx) {
 	const ok = d.status === 'success';
-	if (ok !== (d.download_url !== null)) ctx.addIssue({ code: 'custom', message: 'download_url is set exactly when status is success' });
-	if (ok !== (d.filename !== null)) ctx.addIssue({ code: 'custom', message: 'filename is set exactly when status is success' });
+	if (ok !== (d.download_url !== null))
+		ctx.addIssue({ code: 'custom', message: 'download_url is set exactly when status is success' });
+	if (ok !== (d.filename !== null))
+		ctx.addIssue({ code: 'custom', message: 'filename is set exactly when status is success' });
 	if ((d.status === 'failure') !== (d.failure_cause !== null)) {
-		ctx.addIssue({ code: 'custom', message: 'failure_cause is set exactly when status is failure' });
+		ctx.addIssue({
+			code: 'custom',
+			message: 'failure_cause is set exactly when status is failure',
+		});
 	}
 	if (d.public_share_link !== undefined && d.public_share_link !== null && !ok) {
 		ctx.addIssue({ code: 'custom', message: 'public_share_link is non-null only on success' });
@@ -109,7 +124,9 @@ export const ListMeta = z
 	})
 	.strict();
 
-export const DocumentCardList = z.object({ document_cards: z.array(DocumentCard).max(24), meta: ListMeta }).strict();
+export const DocumentCardList = z
+	.object({ document_cards: z.array(DocumentCard).max(24), meta: ListMeta })
+	.strict();
 
 export const TemplateCard = z
 	.object({
@@ -123,20 +140,32 @@ export const TemplateCard = z
 		updated_at: IsoTime,
 	})
 	.strict();
-export const TemplateCardList = z.object({ document_template_cards: z.array(TemplateCard), meta: ListMeta.optional() }).strict();
+export const TemplateCardList = z
+	.object({ document_template_cards: z.array(TemplateCard), meta: ListMeta.optional() })
+	.strict();
 
-export const WorkspaceCard = z.object({ id: Uuid, identifier: z.string(), created_at: IsoTime, updated_at: IsoTime }).strict();
-export const WorkspaceCardList = z.object({ workspace_cards: z.array(WorkspaceCard), meta: ListMeta.optional() }).strict();
+export const WorkspaceCard = z
+	.object({ id: Uuid, identifier: z.string(), created_at: IsoTime, updated_at: IsoTime })
+	.strict();
+export const WorkspaceCardList = z
+	.object({ workspace_cards: z.array(WorkspaceCard), meta: ListMeta.optional() })
+	.strict();
 
 /** shape 1: 401, 404 (and the sandbox's default fault bodies) */
 export const ErrorList = z
 	.object({
 		errors: z
-			.array(z.object({ status: z.string().regex(/^\d{3}$/), title: z.string(), detail: z.string() }).strict())
+			.array(
+				z
+					.object({ status: z.string().regex(/^\d{3}$/), title: z.string(), detail: z.string() })
+					.strict(),
+			)
 			.min(1),
 	})
 	.strict();
 /** shape 2: 422, field -> messages */
-export const ErrorHash = z.object({ errors: z.record(z.string(), z.array(z.string()).min(1)) }).strict();
+export const ErrorHash = z
+	.object({ errors: z.record(z.string(), z.array(z.string()).min(1)) })
+	.strict();
 /** shape 3: malformed JSON body */
 export const ErrorText = z.object({ error: z.string() }).strict();

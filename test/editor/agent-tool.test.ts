@@ -98,7 +98,8 @@ class ToolResolvingNodeTypes implements INodeTypes {
 		let tool = this.tools.get(key);
 		if (!tool) {
 			const node = this.base.getByNameAndVersion(type.slice(0, -'Tool'.length), version);
-			if (!node.description.usableAsTool) throw new Error(`${type}: the node is not usable as a tool`);
+			if (!node.description.usableAsTool)
+				throw new Error(`${type}: the node is not usable as a tool`);
 			const description: INodeTypeDescription = {
 				...node.description,
 				name: `${node.description.name}Tool`,
@@ -151,7 +152,10 @@ class ScriptedAgent implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const tools = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as ConnectedTool[];
+		const tools = (await this.getInputConnectionData(
+			NodeConnectionTypes.AiTool,
+			0,
+		)) as ConnectedTool[];
 		return [(await script(tools)).map((json) => ({ json }))];
 	}
 }
@@ -183,24 +187,47 @@ async function runAgent(agentScript: Script): Promise<{ output: IDataObject[]; e
 	const invoice = sb.templates.find((t) => t.identifier === 'invoice')!;
 	const tools: INode[] = structuredClone(toolNodes()).map((node) => {
 		if (node.parameters.operation === 'create') {
-			node.parameters.templateId = { __rl: true, mode: 'list', value: invoice.id, cachedResultName: 'invoice' };
+			node.parameters.templateId = {
+				__rl: true,
+				mode: 'list',
+				value: invoice.id,
+				cachedResultName: 'invoice',
+			};
 		}
 		node.credentials = { [CREDENTIAL_TYPE]: { id: 'harness-cred', name: 'Document Generation' } };
 		return node;
 	});
 	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: MANUAL_TRIGGER_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'agent', name: 'AI Agent', type: AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 'start',
+			name: 'Start',
+			type: MANUAL_TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'agent',
+			name: 'AI Agent',
+			type: AGENT_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		},
 		...tools,
 	];
 	const connections: WorkflowJson['connections'] = {
 		Start: { main: [[{ node: 'AI Agent', type: NodeConnectionTypes.Main, index: 0 }]] },
 	};
 	for (const tool of tools) {
-		connections[tool.name] = { ai_tool: [[{ node: 'AI Agent', type: NodeConnectionTypes.AiTool, index: 0 }]] };
+		connections[tool.name] = {
+			ai_tool: [[{ node: 'AI Agent', type: NodeConnectionTypes.AiTool, index: 0 }]],
+		};
 	}
 
-	const nodeTypes = new ToolResolvingNodeTypes(pkg.nodeTypes, { [AGENT_TYPE]: new ScriptedAgent() });
+	const nodeTypes = new ToolResolvingNodeTypes(pkg.nodeTypes, {
+		[AGENT_TYPE]: new ScriptedAgent(),
+	});
 	const workflow = new Workflow({
 		id: 'agent-tool',
 		name: 'agent tool',
@@ -210,7 +237,9 @@ async function runAgent(agentScript: Script): Promise<{ output: IDataObject[]; e
 		nodeTypes,
 		settings: { executionOrder: 'v1' },
 	});
-	const credentialsHelper = new HarnessCredentialsHelper(pkg, { [CREDENTIAL_TYPE]: credentialsFor(sb) });
+	const credentialsHelper = new HarnessCredentialsHelper(pkg, {
+		[CREDENTIAL_TYPE]: credentialsFor(sb),
+	});
 	const hooks = new ExecutionLifecycleHooks('manual', 'agent-tool-run', {
 		id: 'agent-tool',
 		name: 'agent tool',
@@ -272,8 +301,18 @@ describe('the example agent workflow (test/workflows/agent-tool.json)', () => {
 		const properties = [...toolDescriptionParameters, ...description.properties];
 		for (const tool of toolNodes()) {
 			// n8n drops a parameter the node does not show for these values (a renamed or misplaced one).
-			const kept = NodeHelpers.getNodeParameters(properties, tool.parameters, true, false, tool, description);
-			expect({ tool: tool.name, parameters: kept }).toMatchObject({ tool: tool.name, parameters: tool.parameters });
+			const kept = NodeHelpers.getNodeParameters(
+				properties,
+				tool.parameters,
+				true,
+				false,
+				tool,
+				description,
+			);
+			expect({ tool: tool.name, parameters: kept }).toMatchObject({
+				tool: tool.name,
+				parameters: tool.parameters,
+			});
 		}
 	});
 });
@@ -282,16 +321,34 @@ describe('the node as an AI agent tool (n8n-core tool machinery, sandbox)', () =
 	test('the agent gets one tool per node: name, the manual description, and a schema from $fromAI()', async () => {
 		const { output, error } = await runAgent(async (tools) =>
 			tools
-				.map((t) => ({ name: t.name, description: t.description, inputs: Object.keys(t.schema.shape ?? {}).sort() }))
+				.map((t) => ({
+					name: t.name,
+					description: t.description,
+					inputs: Object.keys(t.schema.shape ?? {}).sort(),
+				}))
 				.sort((a, b) => a.name.localeCompare(b.name)),
 		);
 		expect(error).toBeUndefined();
-		const described = new Map(toolNodes().map((n) => [n.name.replace(/ /g, '_'), n.parameters.toolDescription]));
+		const described = new Map(
+			toolNodes().map((n) => [n.name.replace(/ /g, '_'), n.parameters.toolDescription]),
+		);
 		expect(output).toEqual([
-			{ name: 'Check_document_quota', description: described.get('Check_document_quota'), inputs: [] },
-			{ name: 'Create_invoice_PDF', description: described.get('Create_invoice_PDF'), inputs: ['filename', 'meta', 'payload'] },
+			{
+				name: 'Check_document_quota',
+				description: described.get('Check_document_quota'),
+				inputs: [],
+			},
+			{
+				name: 'Create_invoice_PDF',
+				description: described.get('Create_invoice_PDF'),
+				inputs: ['filename', 'meta', 'payload'],
+			},
 			{ name: 'Get_document', description: described.get('Get_document'), inputs: ['documentId'] },
-			{ name: 'List_recent_documents', description: described.get('List_recent_documents'), inputs: ['limit'] },
+			{
+				name: 'List_recent_documents',
+				description: described.get('List_recent_documents'),
+				inputs: ['limit'],
+			},
 		]);
 	});
 
@@ -333,7 +390,9 @@ describe('the node as an AI agent tool (n8n-core tool machinery, sandbox)', () =
 			currency: 'EUR',
 		});
 
-		expect(fetched).toEqual([expect.objectContaining({ id, status: 'success', meta: created[0].meta })]);
+		expect(fetched).toEqual([
+			expect.objectContaining({ id, status: 'success', meta: created[0].meta }),
+		]);
 		expect(listed.length).toBeGreaterThan(0);
 		expect(listed.length).toBeLessThanOrEqual(5);
 		expect(listed.map((d) => d.id)).toContain(id);

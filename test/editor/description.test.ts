@@ -39,17 +39,28 @@ beforeAll(async () => {
 // ---------------------------------------------------------------------------------------
 
 /** The properties named `name` the editor displays when the node's values are `values`. */
-function shown(description: INodeTypeDescription, values: INodeParameters, name: string): INodeProperties[] {
+function shown(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+	name: string,
+): INodeProperties[] {
 	return description.properties.filter(
-		(p) => p.name === name && NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description),
+		(p) =>
+			p.name === name && NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description),
 	);
 }
 
 /** The single property displayed under that name (fails the test when none or several). */
-function one(description: INodeTypeDescription, values: INodeParameters, name: string): INodeProperties {
+function one(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+	name: string,
+): INodeProperties {
 	const found = shown(description, values, name);
 	if (found.length !== 1) {
-		throw new Error(`expected one displayed "${name}" for ${JSON.stringify(values)}, found ${found.length}`);
+		throw new Error(
+			`expected one displayed "${name}" for ${JSON.stringify(values)}, found ${found.length}`,
+		);
 	}
 	return found[0];
 }
@@ -58,8 +69,11 @@ const optionValues = (p: INodeProperties | undefined) =>
 	((p?.options ?? []) as INodePropertyOptions[]).map((o) => o.value).sort();
 
 function child(collection: INodeProperties, name: string): INodeProperties {
-	const found = (collection.options ?? []).filter((o) => (o as INodeProperties).name === name) as INodeProperties[];
-	if (found.length !== 1) throw new Error(`expected one "${name}" in ${collection.name}, found ${found.length}`);
+	const found = (collection.options ?? []).filter(
+		(o) => (o as INodeProperties).name === name,
+	) as INodeProperties[];
+	if (found.length !== 1)
+		throw new Error(`expected one "${name}" in ${collection.name}, found ${found.length}`);
 	return found[0];
 }
 
@@ -72,7 +86,9 @@ function expectLocator(p: INodeProperties) {
 	// The id mode validates a UUID (the editor shows the error message under the field).
 	const validation = modes.find((m) => m.name === 'id')?.validation ?? [];
 	const regexes = validation.flatMap((v) =>
-		typeof v === 'object' && v.type === 'regex' ? [new RegExp((v.properties as { regex: string }).regex)] : [],
+		typeof v === 'object' && v.type === 'regex'
+			? [new RegExp((v.properties as { regex: string }).regex)]
+			: [],
 	);
 	expect(regexes.length).toBeGreaterThan(0);
 	for (const re of regexes) {
@@ -128,18 +144,29 @@ describe('contract: action node parameters', () => {
 		const documentOps = one(action, { resource: 'document' }, 'operation');
 		expect(documentOps.type).toBe('options');
 		expect(documentOps.default).toBe('create');
-		expect(optionValues(documentOps)).toEqual(['create', 'delete', 'download', 'get', 'getAll', 'update']);
+		expect(optionValues(documentOps)).toEqual([
+			'create',
+			'delete',
+			'download',
+			'get',
+			'getAll',
+			'update',
+		]);
 
 		const accountOps = one(action, { resource: 'account' }, 'operation');
 		expect(optionValues(accountOps)).toEqual(['get']);
 	});
 
-	test.each(['get', 'update', 'delete', 'download'])('documentId: resource locator (list, id) for %s', (op) => {
-		expectLocator(one(action, doc(op), 'documentId'));
-	});
+	test.each(['get', 'update', 'delete', 'download'])(
+		'documentId: resource locator (list, id) for %s',
+		(op) => {
+			expectLocator(one(action, doc(op), 'documentId'));
+		},
+	);
 
 	test('documentId is not shown where the contract does not use it', () => {
-		for (const op of ['create', 'getAll']) expect(shown(action, doc(op), 'documentId')).toHaveLength(0);
+		for (const op of ['create', 'getAll'])
+			expect(shown(action, doc(op), 'documentId')).toHaveLength(0);
 	});
 
 	/** Wait, download, file field and wait timeout: shown alike by create and update. */
@@ -254,13 +281,19 @@ describe('contract: trigger parameters', () => {
 });
 
 describe('every list method a parameter names is implemented', () => {
-	function named(properties: INodeProperties[], out = { loadOptions: new Set<string>(), listSearch: new Set<string>() }) {
+	function named(
+		properties: INodeProperties[],
+		out = { loadOptions: new Set<string>(), listSearch: new Set<string>() },
+	) {
 		for (const p of properties) {
 			if (p.typeOptions?.loadOptionsMethod) out.loadOptions.add(p.typeOptions.loadOptionsMethod);
 			for (const mode of p.modes ?? []) {
-				if (mode.typeOptions?.searchListMethod) out.listSearch.add(mode.typeOptions.searchListMethod);
+				if (mode.typeOptions?.searchListMethod)
+					out.listSearch.add(mode.typeOptions.searchListMethod);
 			}
-			const nested = (p.options ?? []).filter((o): o is INodeProperties => 'type' in o && 'name' in o);
+			const nested = (p.options ?? []).filter(
+				(o): o is INodeProperties => 'type' in o && 'name' in o,
+			);
 			named(nested, out);
 		}
 		return out;
@@ -269,8 +302,10 @@ describe('every list method a parameter names is implemented', () => {
 	test.each([[NODE], [TRIGGER]])('%s', (name) => {
 		const type = pkg.nodeTypes.getByNameAndVersion(name, 1);
 		const { loadOptions, listSearch } = named(type.description.properties);
-		for (const method of loadOptions) expect(typeof type.methods?.loadOptions?.[method]).toBe('function');
-		for (const method of listSearch) expect(typeof type.methods?.listSearch?.[method]).toBe('function');
+		for (const method of loadOptions)
+			expect(typeof type.methods?.loadOptions?.[method]).toBe('function');
+		for (const method of listSearch)
+			expect(typeof type.methods?.listSearch?.[method]).toBe('function');
 		expect(loadOptions.size + listSearch.size).toBeGreaterThan(0);
 	});
 });
@@ -298,8 +333,12 @@ describe('AI agent tool', () => {
 			};
 			return NodeHelpers.getToolDescriptionForNode(node, type);
 		};
-		expect(describeTool('document', 'create')).toBe('Create a PDF document from a template in Document Generation');
-		expect(describeTool('document', 'update')).toBe('Update a document or generate it again in Document Generation');
+		expect(describeTool('document', 'create')).toBe(
+			'Create a PDF document from a template in Document Generation',
+		);
+		expect(describeTool('document', 'update')).toBe(
+			'Update a document or generate it again in Document Generation',
+		);
 		expect(describeTool('account', 'get')).toBe(
 			'Get the account and its remaining document quota in Document Generation',
 		);
@@ -325,13 +364,19 @@ describe('node panel: codex', () => {
 		const codex = pkg.nodeDescription(name).codex;
 		expect(codex?.categories).toEqual(expect.arrayContaining(['Productivity']));
 		const aliases = (codex?.alias ?? []).map((a) => a.toLowerCase());
-		expect(aliases).toEqual(expect.arrayContaining(['pdf', 'pdfmonkey', 'invoice', 'template', 'document']));
+		expect(aliases).toEqual(
+			expect.arrayContaining(['pdf', 'pdfmonkey', 'invoice', 'template', 'document']),
+		);
 		expect(codex?.resources?.primaryDocumentation?.map((d) => d.url)).toEqual([primary]);
-		expect(codex?.resources?.credentialDocumentation?.map((d) => d.url)).toEqual([`${REPO}#credentials`]);
+		expect(codex?.resources?.credentialDocumentation?.map((d) => d.url)).toEqual([
+			`${REPO}#credentials`,
+		]);
 	});
 
 	test('the documentation links point at the package repository named in package.json', () => {
-		const manifest = JSON.parse(fs.readFileSync(`${pkg.dir}/package.json`, 'utf8')) as { homepage: string };
+		const manifest = JSON.parse(fs.readFileSync(`${pkg.dir}/package.json`, 'utf8')) as {
+			homepage: string;
+		};
 		expect(manifest.homepage.startsWith(REPO)).toBe(true);
 		expect(pkg.credentialType(CREDENTIAL_TYPE).documentationUrl).toBe(`${REPO}#credentials`);
 	});
@@ -346,7 +391,10 @@ describe('icons (light and dark)', () => {
 
 	test('every node and the credential has a light and a dark icon file, and they differ', () => {
 		for (const [owner, iconUrl] of Object.entries(iconsOf())) {
-			expect({ owner, isPair: typeof iconUrl === 'object' && iconUrl !== null }).toEqual({ owner, isPair: true });
+			expect({ owner, isPair: typeof iconUrl === 'object' && iconUrl !== null }).toEqual({
+				owner,
+				isPair: true,
+			});
 			const [light, dark] = pkg.iconFiles(iconUrl);
 			expect(light).toMatch(/documentGeneration\.svg$/);
 			expect(dark).toMatch(/documentGeneration\.dark\.svg$/);

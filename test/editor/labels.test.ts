@@ -26,12 +26,19 @@ describe('uuidIn', () => {
 });
 
 describe('templateLabel and templateMatches', () => {
-	const invoice = { id: ID, identifier: 'invoice', template_folder_identifier: 'Billing', output_type: 'pdf' };
+	const invoice = {
+		id: ID,
+		identifier: 'invoice',
+		template_folder_identifier: 'Billing',
+		output_type: 'pdf',
+	};
 
 	test('label: folder / identifier (workspace, non-PDF output type)', () => {
 		expect(templateLabel(invoice, 'Acme Billing')).toBe('Billing / invoice (Acme Billing)');
 		expect(templateLabel(invoice)).toBe('Billing / invoice');
-		expect(templateLabel({ id: ID, identifier: 'badge', output_type: 'image' }, 'HR')).toBe('badge (HR, image)');
+		expect(templateLabel({ id: ID, identifier: 'badge', output_type: 'image' }, 'HR')).toBe(
+			'badge (HR, image)',
+		);
 		expect(templateLabel({ id: ID, identifier: '  ', template_folder_identifier: null })).toBe(ID);
 	});
 
@@ -44,11 +51,18 @@ describe('templateLabel and templateMatches', () => {
 		expect(templateMatches(invoice, undefined, 'acme')).toBe(false);
 		expect(templateMatches(invoice, 'Acme Billing', ID.slice(0, 8))).toBe(true);
 		expect(templateMatches(invoice, 'Acme Billing', `x/${ID.toUpperCase()}`)).toBe(true);
-		expect(templateMatches(invoice, 'Acme Billing', '00000000-0000-4000-8000-000000000000')).toBe(false);
+		expect(templateMatches(invoice, 'Acme Billing', '00000000-0000-4000-8000-000000000000')).toBe(
+			false,
+		);
 	});
 
 	test('workspace names fall back to the id', () => {
-		expect([...workspaceNames([{ id: 'a', identifier: 'Acme' }, { id: 'b', identifier: null }])]).toEqual([
+		expect([
+			...workspaceNames([
+				{ id: 'a', identifier: 'Acme' },
+				{ id: 'b', identifier: null },
+			]),
+		]).toEqual([
 			['a', 'Acme'],
 			['b', 'b'],
 		]);
@@ -70,14 +84,20 @@ describe('documentLabel', () => {
 
 	test('without a file: meta._filename (string or object meta), else the id', () => {
 		const base = { id: ID, filename: null, status: 'draft', document_template_identifier: 'quote' };
-		expect(documentLabel({ ...base, meta: '{"_filename":"quote-7.pdf"}' })).toBe('quote-7.pdf (draft · quote)');
-		expect(documentLabel({ ...base, meta: { _filename: 'quote-8.pdf' } })).toBe('quote-8.pdf (draft · quote)');
+		expect(documentLabel({ ...base, meta: '{"_filename":"quote-7.pdf"}' })).toBe(
+			'quote-7.pdf (draft · quote)',
+		);
+		expect(documentLabel({ ...base, meta: { _filename: 'quote-8.pdf' } })).toBe(
+			'quote-8.pdf (draft · quote)',
+		);
 		expect(documentLabel({ ...base, meta: 'not json' })).toBe(`${ID} (draft · quote)`);
 		expect(documentLabel({ ...base, meta: null })).toBe(`${ID} (draft · quote)`);
 	});
 
 	test('missing status and unreadable dates still give a label', () => {
-		expect(documentLabel({ id: ID, updated_at: 'yesterday' })).toBe(`${ID} (unknown status · yesterday)`);
+		expect(documentLabel({ id: ID, updated_at: 'yesterday' })).toBe(
+			`${ID} (unknown status · yesterday)`,
+		);
 		expect(shortDate('')).toBeUndefined();
 		expect(shortDate(42)).toBeUndefined();
 	});

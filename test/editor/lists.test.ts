@@ -41,10 +41,14 @@ beforeEach(() => {
 
 describe('template picker (listSearch searchTemplates)', () => {
 	test('lists every template with its folder, workspace and non-PDF output type, sorted', async () => {
-		const { results, paginationToken } = await listSearch('searchTemplates', { credentials: creds });
+		const { results, paginationToken } = await listSearch('searchTemplates', {
+			credentials: creds,
+		});
 		expect(paginationToken).toBeUndefined();
 		expect(results).toHaveLength(sb.templates.length);
-		expect(results.map((r) => r.name)).toEqual([...results.map((r) => r.name)].sort((a, b) => a.localeCompare(b)));
+		expect(results.map((r) => r.name)).toEqual(
+			[...results.map((r) => r.name)].sort((a, b) => a.localeCompare(b)),
+		);
 		const byValue = new Map(results.map((r) => [r.value, r.name]));
 		expect(byValue.get(template('invoice').id)).toBe('Billing / invoice (Acme Billing)');
 		expect(byValue.get(template('payslip').id)).toBe('Payroll / payslip (Acme HR)');
@@ -58,7 +62,9 @@ describe('template picker (listSearch searchTemplates)', () => {
 
 	test('narrows as the user types, case-insensitively, on name, folder and workspace', async () => {
 		const names = async (filter: string) =>
-			(await listSearch('searchTemplates', { credentials: creds, filter })).results.map((r) => r.value).sort();
+			(await listSearch('searchTemplates', { credentials: creds, filter })).results
+				.map((r) => r.value)
+				.sort();
 
 		expect(await names('INV')).toEqual([template('invoice').id]);
 		expect(await names('  payroll ')).toEqual([template('payslip').id]);
@@ -72,14 +78,23 @@ describe('template picker (listSearch searchTemplates)', () => {
 
 	test('a pasted id, or a URL holding one, finds that template', async () => {
 		const { id } = template('contract');
-		for (const filter of [id, ` ${id.toUpperCase()} `, `https://dashboard.example.com/templates/${id}/edit`]) {
+		for (const filter of [
+			id,
+			` ${id.toUpperCase()} `,
+			`https://dashboard.example.com/templates/${id}/edit`,
+		]) {
 			const { results } = await listSearch('searchTemplates', { credentials: creds, filter });
 			expect(results).toEqual([{ name: 'contract (Acme HR)', value: id }]);
 		}
 	});
 
 	test('still lists templates (without workspace names) when workspaces cannot be read', async () => {
-		sb.faults.add({ path: '/api/v1/workspace_cards', type: 'status', status: 403, times: Infinity });
+		sb.faults.add({
+			path: '/api/v1/workspace_cards',
+			type: 'status',
+			status: 403,
+			times: Infinity,
+		});
 		const { results } = await listSearch('searchTemplates', { credentials: creds });
 		expect(results).toHaveLength(sb.templates.length);
 		expect(results.find((r) => r.value === template('invoice').id)?.name).toBe('Billing / invoice');
@@ -115,7 +130,9 @@ describe('template filter (loadOptions getTemplates)', () => {
 			'Payroll / payslip (Acme HR)',
 		]);
 		expect(new Set(options.map((o) => o.value))).toEqual(new Set(sb.templates.map((t) => t.id)));
-		expect(requestsTo('/api/v1/document_template_cards')[0].query['q[workspace_id]']).toBeUndefined();
+		expect(
+			requestsTo('/api/v1/document_template_cards')[0].query['q[workspace_id]'],
+		).toBeUndefined();
 	});
 
 	test('action node (Get Many): narrowed by the workspace chosen in the same Filters', async () => {
@@ -127,7 +144,10 @@ describe('template filter (loadOptions getTemplates)', () => {
 		});
 		expect(options.map((o) => o.name)).toEqual(hrTemplates());
 		expect(options.map((o) => o.value).sort()).toEqual(
-			sb.templates.filter((t) => t.app_id === hr).map((t) => t.id).sort(),
+			sb.templates
+				.filter((t) => t.app_id === hr)
+				.map((t) => t.id)
+				.sort(),
 		);
 		// Narrowed by the service, not only locally.
 		const calls = requestsTo('/api/v1/document_template_cards');
@@ -143,7 +163,11 @@ describe('template filter (loadOptions getTemplates)', () => {
 			parameters: { events: ['success'], filters: { workspaceId: billing, templateIds: [] } },
 			path: 'parameters.filters.templateIds',
 		});
-		expect(options.map((o) => o.name)).toEqual(['always-fails', 'Billing / invoice', 'Billing / receipt']);
+		expect(options.map((o) => o.name)).toEqual([
+			'always-fails',
+			'Billing / invoice',
+			'Billing / receipt',
+		]);
 		expect(requestsTo('/api/v1/document_template_cards')[0].query['q[workspace_id]']).toBe(billing);
 	});
 
@@ -206,12 +230,17 @@ describe('document picker (listSearch searchDocuments)', () => {
 		const first = await listSearch('searchDocuments', { credentials: creds });
 		expect(first.results).toHaveLength(24);
 		expect(first.paginationToken).toBe('2');
-		const second = await listSearch('searchDocuments', { credentials: creds, paginationToken: first.paginationToken });
+		const second = await listSearch('searchDocuments', {
+			credentials: creds,
+			paginationToken: first.paginationToken,
+		});
 		expect(second.results).toHaveLength(6);
 		expect(second.paginationToken).toBeUndefined();
 
 		const all = [...first.results, ...second.results];
-		expect(new Set(all.map((r) => r.value))).toEqual(new Set([...statements, ids.draft, ids.failed]));
+		expect(new Set(all.map((r) => r.value))).toEqual(
+			new Set([...statements, ids.draft, ids.failed]),
+		);
 		const label = new Map(all.map((r) => [r.value, r.name]));
 		const s5 = ids['statement-05.pdf'];
 		expect(label.get(s5)).toBe(`statement-05.pdf (success · invoice · ${when(s5)})`);
@@ -225,7 +254,10 @@ describe('document picker (listSearch searchDocuments)', () => {
 	});
 
 	test('narrows by part of the file name, searched by the service (q[search])', async () => {
-		const { results, paginationToken } = await listSearch('searchDocuments', { credentials: creds, filter: ' statement-1 ' });
+		const { results, paginationToken } = await listSearch('searchDocuments', {
+			credentials: creds,
+			filter: ' statement-1 ',
+		});
 		expect(paginationToken).toBeUndefined();
 		expect(results.map((r) => r.name.split(' ')[0]).sort()).toEqual(
 			Array.from({ length: 10 }, (_, i) => `statement-1${i}.pdf`),
@@ -244,7 +276,10 @@ describe('document picker (listSearch searchDocuments)', () => {
 	});
 
 	test('no match gives an empty list; a token that is not a page number starts at page 1', async () => {
-		const none = await listSearch('searchDocuments', { credentials: creds, filter: 'no-such-file' });
+		const none = await listSearch('searchDocuments', {
+			credentials: creds,
+			filter: 'no-such-file',
+		});
 		expect(none).toEqual({ results: [], paginationToken: undefined });
 
 		await listSearch('searchDocuments', { credentials: creds, paginationToken: 'garbage' });

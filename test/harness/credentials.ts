@@ -120,7 +120,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return (output as ICredentialDataDecryptedObject | undefined) ?? undefined;
 	}
 
-	async getCredentials(_nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		throw new Error(`The test harness holds no encrypted credentials (asked for "${type}")`);
 	}
 

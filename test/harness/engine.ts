@@ -68,7 +68,9 @@ export function credentialsFor(sandbox: { url: string; apiKey: string }): Requir
 function toStore(credentials: HarnessCredentials | undefined): CredentialStore {
 	if (!credentials) return {};
 	if (typeof (credentials as DgCredentials).apiKey === 'string') {
-		return { [CREDENTIAL_TYPE]: { ...(credentials as DgCredentials) } as ICredentialDataDecryptedObject };
+		return {
+			[CREDENTIAL_TYPE]: { ...(credentials as DgCredentials) } as ICredentialDataDecryptedObject,
+		};
 	}
 	return structuredClone(credentials as CredentialStore);
 }
@@ -280,9 +282,7 @@ export async function runWorkflow(
 	const runError = run.data.resultData.error;
 	return {
 		data,
-		error: runError
-			? describeError(runError, run.data.resultData.lastNodeExecuted)
-			: undefined,
+		error: runError ? describeError(runError, run.data.resultData.lastNodeExecuted) : undefined,
 		nodeErrors,
 		runData,
 		run,
@@ -443,7 +443,9 @@ export async function createPoller(params: PollerParams): Promise<Poller> {
 		connections: {},
 		active: true,
 		nodeTypes: pkg.nodeTypes,
-		staticData: params.staticData ? { [`node:${node.name}`]: structuredClone(params.staticData) } : {},
+		staticData: params.staticData
+			? { [`node:${node.name}`]: structuredClone(params.staticData) }
+			: {},
 		settings: { executionOrder: 'v1' },
 	});
 	const wfNode = workflow.getNode(node.name) as INode;
@@ -656,8 +658,9 @@ export async function testCredential(
 	try {
 		response = await new RoutingNode(context, testNodeType, credentialsDecrypted).runNode();
 	} catch (error) {
-		const cause = (error as { cause?: { response?: { status: number; statusText?: string }; code?: string } })
-			.cause;
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
 		if (cause?.response) {
 			const { status, statusText } = cause.response;
 			for (const rule of credentialType.test.rules ?? []) {
@@ -679,7 +682,8 @@ export async function testCredential(
 		const value = rule.properties.key
 			.split('.')
 			.reduce<unknown>((v, k) => (v as IDataObject | undefined)?.[k], body);
-		if (value === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

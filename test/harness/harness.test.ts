@@ -105,12 +105,14 @@ describe('against the sandbox', () => {
 		expect(sb.requests[1]).toMatchObject({ authorization: 'Bearer sk_wrong', status: 401 });
 
 		// The credential's test tolerates a trailing slash in the base URL.
-		await expect(testCredential({ baseUrl: `${sb.url}/`, apiKey: sb.apiKey })).resolves.toMatchObject({
+		await expect(
+			testCredential({ baseUrl: `${sb.url}/`, apiKey: sb.apiKey }),
+		).resolves.toMatchObject({
 			status: 'OK',
 		});
 	});
 
-	test('runNode: the credential type authenticates the node\'s API calls', async () => {
+	test("runNode: the credential type authenticates the node's API calls", async () => {
 		sb.resetRequests();
 		const { items, error } = await runNode({
 			parameters: { resource: 'account', operation: 'get' },

@@ -176,8 +176,11 @@ async function doLoad(dir: string): Promise<LoadedPackage> {
 			const known = loader.known[kind][name.replace(`${packageName}.`, '')];
 			if (!known) throw new Error(`The loader knows no ${kind} entry "${name}"`);
 			// n8n-core 2.x resolves it for us; 1.x keeps it relative to the package folder.
-			const resolve = (loader as unknown as { resolveSourcePath?: (p: string) => string }).resolveSourcePath;
-			return resolve ? resolve.call(loader, known.sourcePath) : path.join(loader.directory, known.sourcePath);
+			const resolve = (loader as unknown as { resolveSourcePath?: (p: string) => string })
+				.resolveSourcePath;
+			return resolve
+				? resolve.call(loader, known.sourcePath)
+				: path.join(loader.directory, known.sourcePath);
 		},
 		credentialType,
 		nodeDescription: (name) => nodeTypes.getByNameAndVersion(name).description,

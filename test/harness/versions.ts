@@ -17,7 +17,11 @@ export const CORE_VERSION: string = (
 ).version;
 export const CORE_MAJOR = Number(CORE_VERSION.split('.')[0]);
 
-type PollRunner = (workflow: Workflow, node: INode, context: PollContext) => Promise<INodeExecutionData[][] | null>;
+type PollRunner = (
+	workflow: Workflow,
+	node: INode,
+	context: PollContext,
+) => Promise<INodeExecutionData[][] | null>;
 
 /**
  * What an active workflow's poll runs through: n8n-core's TriggersAndPollers service. 2.x
@@ -28,7 +32,9 @@ export async function runActivePoll(workflow: Workflow, node: INode, context: Po
 		| (new () => { runPollFunction: PollRunner })
 		| undefined;
 	if (exported) return await Container.get(exported).runPollFunction(workflow, node, context);
-	const { TriggersAndPollers: legacy } = (await import('n8n-core/dist/execution-engine/triggers-and-pollers')) as unknown as {
+	const { TriggersAndPollers: legacy } = (await import(
+		'n8n-core/dist/execution-engine/triggers-and-pollers'
+	)) as unknown as {
 		TriggersAndPollers: new () => { runPoll: PollRunner };
 	};
 	return await Container.get(legacy).runPoll(workflow, node, context);
@@ -46,7 +52,13 @@ export async function runWorkflowExecute(
 		destinationNode?: undefined,
 		pinData?: IPinData,
 	) => Promise<IRun>;
-	return await legacy.call(executor, options.workflow, options.startNode, undefined, options.pinData);
+	return await legacy.call(
+		executor,
+		options.workflow,
+		options.startNode,
+		undefined,
+		options.pinData,
+	);
 }
 
 /**

@@ -17,7 +17,9 @@ afterAll(async () => {
 	await Promise.all(sandboxes.map((s) => s.close()));
 });
 
-async function timed(run: () => Promise<RunNodeResult>): Promise<{ r: RunNodeResult; elapsed: number }> {
+async function timed(
+	run: () => Promise<RunNodeResult>,
+): Promise<{ r: RunNodeResult; elapsed: number }> {
 	const started = Date.now();
 	const r = await run();
 	return { r, elapsed: Date.now() - started };
@@ -28,7 +30,13 @@ test('persistent 503, persistent dropped connections and a refused connection on
 	sandboxes.push(failing, dropping);
 	const id1 = failing.createDocument({ status: 'success' }).id;
 	const id2 = dropping.createDocument({ status: 'success' }).id;
-	failing.faults.add({ type: 'status', status: 503, method: 'GET', path: DOC_CARD, times: Infinity });
+	failing.faults.add({
+		type: 'status',
+		status: 503,
+		method: 'GET',
+		path: DOC_CARD,
+		times: Infinity,
+	});
 	dropping.faults.add({ type: 'drop', method: 'GET', path: DOC_CARD, times: Infinity });
 	const closedPort = await freePort();
 	const id3 = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
@@ -36,7 +44,12 @@ test('persistent 503, persistent dropped connections and a refused connection on
 	const [e503, eDrop, eRefused] = await Promise.all([
 		timed(() => runNode({ parameters: op.get(id1), credentials: creds(failing) })),
 		timed(() => runNode({ parameters: op.get(id2), credentials: creds(dropping) })),
-		timed(() => runNode({ parameters: op.get(id3), credentials: { apiKey: KEY, baseUrl: `http://127.0.0.1:${closedPort}` } })),
+		timed(() =>
+			runNode({
+				parameters: op.get(id3),
+				credentials: { apiKey: KEY, baseUrl: `http://127.0.0.1:${closedPort}` },
+			}),
+		),
 	]);
 
 	console.log(
@@ -51,7 +64,9 @@ test('persistent 503, persistent dropped connections and a refused connection on
 	expect(a.name).toBe('NodeApiError');
 	expect(a.httpCode).toBe('503');
 	expect(a.message).toBe(`The service failed with 503 while trying to get document ${id1}`);
-	expect(a.description).toMatch(/^Tried 6 times over \d+(\.\d)? s\. This is on the service's side; run again later\. The service said: /);
+	expect(a.description).toMatch(
+		/^Tried 6 times over \d+(\.\d)? s\. This is on the service's side; run again later\. The service said: /,
+	);
 	expect(failing.count()).toBe(6);
 
 	const b = expectCleanError(eDrop.r.error);

@@ -9,7 +9,16 @@ import * as net from 'net';
 
 import { runNode } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { JS_ERROR_TEXT, KEY, arrivals, creds, expectCleanError, expectNoSecret, op, sandbox } from './helpers';
+import {
+	JS_ERROR_TEXT,
+	KEY,
+	arrivals,
+	creds,
+	expectCleanError,
+	expectNoSecret,
+	op,
+	sandbox,
+} from './helpers';
 
 let sb: Sandbox;
 let templateId: string;
@@ -62,14 +71,24 @@ describe('Retry-After', () => {
 
 	test('a Retry-After longer than the retry budget ends at once with a clear error', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({ type: 'status', status: 429, retryAfter: '3600', method: 'GET', path: DOC_CARD });
+		sb.faults.add({
+			type: 'status',
+			status: 429,
+			retryAfter: '3600',
+			method: 'GET',
+			path: DOC_CARD,
+		});
 		const started = Date.now();
 		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
 		const e = expectCleanError(r.error);
 		expect(e.name).toBe('NodeApiError');
 		expect(e.httpCode).toBe('429');
-		expect(e.message).toBe(`The service is rate limiting requests (429) while trying to get document ${id}`);
-		expect(e.description).toMatch(/asked to wait 3600 s before trying again, longer than this node waits/);
+		expect(e.message).toBe(
+			`The service is rate limiting requests (429) while trying to get document ${id}`,
+		);
+		expect(e.description).toMatch(
+			/asked to wait 3600 s before trying again, longer than this node waits/,
+		);
 		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(1);
 		expect(Date.now() - started).toBeLessThan(5000);
 	});
@@ -80,7 +99,13 @@ describe('create (POST) is never repeated once the service may have acted', () =
 
 	test('429 (refused before processing) is retried: exactly one document', async () => {
 		const before = sb.documents.size;
-		sb.faults.add({ type: 'status', status: 429, retryAfter: '1', method: 'POST', path: '/api/v1/documents' });
+		sb.faults.add({
+			type: 'status',
+			status: 429,
+			retryAfter: '1',
+			method: 'POST',
+			path: '/api/v1/documents',
+		});
 		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
 		expect(r.error).toBeUndefined();
 		expect(r.items).toHaveLength(1);
@@ -94,7 +119,13 @@ describe('create (POST) is never repeated once the service may have acted', () =
 
 	test('502 after the service stored it: not retried, an error that says so, exactly one document', async () => {
 		const before = sb.documents.size;
-		sb.faults.add({ type: 'status', status: 502, afterHandling: true, method: 'POST', path: '/api/v1/documents' });
+		sb.faults.add({
+			type: 'status',
+			status: 502,
+			afterHandling: true,
+			method: 'POST',
+			path: '/api/v1/documents',
+		});
 		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
 		const e = expectCleanError(r.error);
 		expect(e.name).toBe('NodeApiError');
@@ -178,7 +209,10 @@ describe('reads and idempotent writes are retried', () => {
 	test('a reset after handling on PUT (update) is retried: the update is idempotent', async () => {
 		const id = sb.createDocument({ status: 'draft' }).id;
 		sb.faults.add({ type: 'reset-after-handling', method: 'PUT', path: '/api/v1/documents/' });
-		const r = await runNode({ parameters: op.update(id, { payload: '{"v": 2}', status: 'draft' }), credentials: creds(sb) });
+		const r = await runNode({
+			parameters: op.update(id, { payload: '{"v": 2}', status: 'draft' }),
+			credentials: creds(sb),
+		});
 		expect(r.error).toBeUndefined();
 		expect(sb.count({ method: 'PUT' })).toBe(2);
 		expect(JSON.parse(sb.documents.get(id)!.payload)).toEqual({ v: 2 });
@@ -190,7 +224,9 @@ describe('reads and idempotent writes are retried', () => {
 		const r = await runNode({ parameters: op.delete(id), credentials: creds(sb) });
 		expect(r.error).toBeUndefined();
 		expect(r.items[0].json).toEqual({ deleted: true, id });
-		expect(sb.requests.filter((q) => q.method === 'DELETE').map((q) => q.status)).toEqual([502, 404]);
+		expect(sb.requests.filter((q) => q.method === 'DELETE').map((q) => q.status)).toEqual([
+			502, 404,
+		]);
 		expect(sb.documents.has(id)).toBe(false);
 	});
 
@@ -201,11 +237,19 @@ describe('reads and idempotent writes are retried', () => {
 	});
 
 	test('422 and 404 are not retried', async () => {
-		const r = await runNode({ parameters: op.get('00000000-0000-4000-8000-000000000001'), credentials: creds(sb) });
+		const r = await runNode({
+			parameters: op.get('00000000-0000-4000-8000-000000000001'),
+			credentials: creds(sb),
+		});
 		expect(expectCleanError(r.error).httpCode).toBe('404');
 		expect(sb.count()).toBe(1);
 		sb.resetRequests();
-		sb.faults.add({ type: 'status', status: 422, method: 'GET', body: { errors: { status: ['is not included in the list'] } } });
+		sb.faults.add({
+			type: 'status',
+			status: 422,
+			method: 'GET',
+			body: { errors: { status: ['is not included in the list'] } },
+		});
 		const r2 = await runNode({ parameters: op.getAll({ limit: 5 }), credentials: creds(sb) });
 		const e = expectCleanError(r2.error);
 		expect(e.message).toBe('The service refused the data (422): is not included in the list');
@@ -218,12 +262,17 @@ describe('timeouts', () => {
 		const id = sb.createDocument({ status: 'success' }).id;
 		sb.faults.add({ type: 'delay', delayMs: 120_000, method: 'GET', path: DOC_CARD });
 		const started = Date.now();
-		const r = await runNode({ parameters: op.get(id), credentials: creds(sb, { requestTimeout: 1 }) });
+		const r = await runNode({
+			parameters: op.get(id),
+			credentials: creds(sb, { requestTimeout: 1 }),
+		});
 		const elapsed = Date.now() - started;
 		console.log(`hanging GET with Request Timeout 1 s → error after ${elapsed} ms`);
 		const e = expectCleanError(r.error);
 		expect(e.name).toBe('NodeApiError');
-		expect(e.message).toBe(`The service did not answer within 1 s while trying to get document ${id}`);
+		expect(e.message).toBe(
+			`The service did not answer within 1 s while trying to get document ${id}`,
+		);
 		expect(e.description).toMatch(/Request Timeout/);
 		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(1);
 		expect(elapsed).toBeGreaterThanOrEqual(950);
@@ -234,16 +283,24 @@ describe('timeouts', () => {
 	test('a slow answer within the timeout is fine', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
 		sb.faults.add({ type: 'delay', delayMs: 500, method: 'GET', path: DOC_CARD });
-		const r = await runNode({ parameters: op.get(id), credentials: creds(sb, { requestTimeout: 3 }) });
+		const r = await runNode({
+			parameters: op.get(id),
+			credentials: creds(sb, { requestTimeout: 3 }),
+		});
 		expect(r.error).toBeUndefined();
 		expect(r.items[0].json.id).toBe(id);
 	});
 
 	test('a hanging create times out, is not repeated, and says it may have been stored', async () => {
 		sb.faults.add({ type: 'delay', delayMs: 120_000, method: 'POST', path: '/api/v1/documents' });
-		const r = await runNode({ parameters: op.create(templateId, { payload: '{}' }), credentials: creds(sb, { requestTimeout: 1 }) });
+		const r = await runNode({
+			parameters: op.create(templateId, { payload: '{}' }),
+			credentials: creds(sb, { requestTimeout: 1 }),
+		});
 		const e = expectCleanError(r.error);
-		expect(e.message).toBe('The service did not answer within 1 s while trying to create a document');
+		expect(e.message).toBe(
+			'The service did not answer within 1 s while trying to create a document',
+		);
 		expect(e.description).toMatch(/may still have been stored/);
 		expect(sb.count({ method: 'POST' })).toBe(1);
 	});
@@ -251,15 +308,37 @@ describe('timeouts', () => {
 
 describe('answers of an unexpected shape become clear errors', () => {
 	test.each([
-		['an object without the envelope', { unexpected: true }, /unexpected shape while trying to get document .* \(document_card: Required\)/],
-		['a card without an id', { document_card: { status: 'success' } }, /\(document_card\.id: Required\)/],
-		['a card whose id is a number', { document_card: { id: 7, status: 'success' } }, /\(document_card\.id: Expected string, received number\)/],
-		['an HTML page with 200', '<html><body>Captive portal</body></html>', /an HTML page instead of JSON/],
+		[
+			'an object without the envelope',
+			{ unexpected: true },
+			/unexpected shape while trying to get document .* \(document_card: Required\)/,
+		],
+		[
+			'a card without an id',
+			{ document_card: { status: 'success' } },
+			/\(document_card\.id: Required\)/,
+		],
+		[
+			'a card whose id is a number',
+			{ document_card: { id: 7, status: 'success' } },
+			/\(document_card\.id: Expected string, received number\)/,
+		],
+		[
+			'an HTML page with 200',
+			'<html><body>Captive portal</body></html>',
+			/an HTML page instead of JSON/,
+		],
 		['plain text with 200', 'OK', /text instead of JSON/],
 		['a list', [1, 2, 3], /a list where an object was expected/],
 	])('get: %s', async (_label, body, message) => {
 		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({ type: 'status', status: 200, body: body as object, method: 'GET', path: DOC_CARD });
+		sb.faults.add({
+			type: 'status',
+			status: 200,
+			body: body as object,
+			method: 'GET',
+			path: DOC_CARD,
+		});
 		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
 		const e = expectCleanError(r.error);
 		expect(e.name).toBe('NodeApiError');
@@ -268,30 +347,72 @@ describe('answers of an unexpected shape become clear errors', () => {
 	});
 
 	test('list: document_cards is not a list', async () => {
-		sb.faults.add({ type: 'status', status: 200, body: { document_cards: 'nope', meta: {} }, method: 'GET', path: '/api/v1/document_cards' });
+		sb.faults.add({
+			type: 'status',
+			status: 200,
+			body: { document_cards: 'nope', meta: {} },
+			method: 'GET',
+			path: '/api/v1/document_cards',
+		});
 		const r = await runNode({ parameters: op.getAll({ limit: 5 }), credentials: creds(sb) });
-		expect(expectCleanError(r.error).message).toMatch(/\(document_cards: Expected array, received string\)/);
+		expect(expectCleanError(r.error).message).toMatch(
+			/\(document_cards: Expected array, received string\)/,
+		);
 	});
 
 	test('create answered 201 with an empty object: says the document may exist', async () => {
-		sb.faults.add({ type: 'status', status: 201, body: {}, afterHandling: true, method: 'POST', path: '/api/v1/documents' });
-		const r = await runNode({ parameters: op.create(templateId, { payload: '{}' }), credentials: creds(sb) });
+		sb.faults.add({
+			type: 'status',
+			status: 201,
+			body: {},
+			afterHandling: true,
+			method: 'POST',
+			path: '/api/v1/documents',
+		});
+		const r = await runNode({
+			parameters: op.create(templateId, { payload: '{}' }),
+			credentials: creds(sb),
+		});
 		const e = expectCleanError(r.error);
-		expect(e.message).toMatch(/unexpected shape while trying to create a document \(document: Required\)/);
+		expect(e.message).toMatch(
+			/unexpected shape while trying to create a document \(document: Required\)/,
+		);
 		expect(e.description).toMatch(/may have been created/);
 	});
 
 	test('error answers of every body shape read well', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
 		const cases: Array<[number, object | string, RegExp]> = [
-			[404, { errors: [{ status: '404', title: 'Not Found', detail: 'No such card' }] }, /^Not found \(404\)/],
-			[422, { errors: { document_template: ['must exist'] } }, /^The service refused the data \(422\): document template must exist$/],
-			[400, { error: 'unexpected character' }, /^The service could not read the request \(400\): unexpected character$/],
-			[418, '<html><body>teapot</body></html>', /^Unexpected answer 418 while trying to get document/],
+			[
+				404,
+				{ errors: [{ status: '404', title: 'Not Found', detail: 'No such card' }] },
+				/^Not found \(404\)/,
+			],
+			[
+				422,
+				{ errors: { document_template: ['must exist'] } },
+				/^The service refused the data \(422\): document template must exist$/,
+			],
+			[
+				400,
+				{ error: 'unexpected character' },
+				/^The service could not read the request \(400\): unexpected character$/,
+			],
+			[
+				418,
+				'<html><body>teapot</body></html>',
+				/^Unexpected answer 418 while trying to get document/,
+			],
 			[409, '', /^Unexpected answer 409 while trying to get document/],
 		];
 		for (const [status, body, message] of cases) {
-			sb.faults.add({ type: 'status', status, body: body as object, method: 'GET', path: DOC_CARD });
+			sb.faults.add({
+				type: 'status',
+				status,
+				body: body as object,
+				method: 'GET',
+				path: DOC_CARD,
+			});
 			const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
 			const e = expectCleanError(r.error);
 			expect(e.httpCode).toBe(String(status));
@@ -304,7 +425,10 @@ describe('answers of an unexpected shape become clear errors', () => {
 describe("n8n's resend after a 401", () => {
 	test('does not happen: our requests ignore HTTP status errors, so a 401 is sent once', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
-		const r = await runNode({ parameters: op.get(id), credentials: { ...creds(sb), apiKey: 'sk_wrong_RESILIENCE_00000000' } });
+		const r = await runNode({
+			parameters: op.get(id),
+			credentials: { ...creds(sb), apiKey: 'sk_wrong_RESILIENCE_00000000' },
+		});
 		const e = expectCleanError(r.error);
 		expect(e.httpCode).toBe('401');
 		expect(e.message).toBe('Authentication failed: the API key was refused (401)');

@@ -48,7 +48,8 @@ interface Tagged<T> {
 	valid: boolean;
 }
 const valid = <T>(arb: fc.Arbitrary<T>) => arb.map((value): Tagged<T> => ({ value, valid: true }));
-const invalid = <T>(arb: fc.Arbitrary<T>) => arb.map((value): Tagged<T> => ({ value, valid: false }));
+const invalid = <T>(arb: fc.Arbitrary<T>) =>
+	arb.map((value): Tagged<T> => ({ value, valid: false }));
 /** Valid three times out of four, so that runs with several inputs are often valid as a whole. */
 const either = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>) =>
 	fc.oneof({ arbitrary: valid(good), weight: 3 }, { arbitrary: invalid(bad), weight: 1 });
@@ -85,15 +86,25 @@ function pickFrom(pool: string[]): string {
 	return pool[pickCounter++ % pool.length];
 }
 
-const jsonObject = fc.dictionary(text, fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 2 }), { maxKeys: 6 });
+const jsonObject = fc.dictionary(text, fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 2 }), {
+	maxKeys: 6,
+});
 const notAnObject = fc.oneof(
 	fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
 	// a scalar; not null and not a text that is empty or itself an object's JSON (those are valid)
-	fc.jsonValue({ maxDepth: 0 }).filter((v) => v !== null && !(typeof v === 'string' && (v.trim() === '' || isJsonObjectText(v)))),
+	fc
+		.jsonValue({ maxDepth: 0 })
+		.filter(
+			(v) => v !== null && !(typeof v === 'string' && (v.trim() === '' || isJsonObjectText(v))),
+		),
 );
 /** payload/meta: an object, a JSON text of one, or nothing; or something else. */
 const objectInput = either<unknown>(
-	fc.oneof(jsonObject, jsonObject.map((o) => JSON.stringify(o)), fc.constantFrom('', null, '  ')),
+	fc.oneof(
+		jsonObject,
+		jsonObject.map((o) => JSON.stringify(o)),
+		fc.constantFrom('', null, '  '),
+	),
 	fc.oneof(
 		notAnObject,
 		notAnObject.map((v) => JSON.stringify(v)),
@@ -113,11 +124,18 @@ function isJsonObjectText(s: string): boolean {
 /** The object a valid payload/meta input stands for (undefined: not sent). */
 function asObject(input: unknown): IDataObject | undefined {
 	if (input === null || input === undefined) return undefined;
-	if (typeof input === 'string') return input.trim() === '' ? undefined : (JSON.parse(input) as IDataObject);
+	if (typeof input === 'string')
+		return input.trim() === '' ? undefined : (JSON.parse(input) as IDataObject);
 	return input as IDataObject;
 }
 
-const createStatus = either<unknown>(fc.constantFrom('draft', 'pending'), fc.oneof(fc.constantFrom('generating', 'success', 'PENDING', ''), junkText.filter((s) => !['draft', 'pending'].includes(s))));
+const createStatus = either<unknown>(
+	fc.constantFrom('draft', 'pending'),
+	fc.oneof(
+		fc.constantFrom('generating', 'success', 'PENDING', ''),
+		junkText.filter((s) => !['draft', 'pending'].includes(s)),
+	),
+);
 
 // ---------------------------------------------------------------------------------------
 // Running and checking
@@ -126,7 +144,11 @@ const createStatus = either<unknown>(fc.constantFrom('draft', 'pending'), fc.one
 /** Parameters whose value is `={{ $json.<field> }}` read the input item's field. */
 const from = (field: string) => `={{ $json[${JSON.stringify(field)}] }}`;
 
-async function run(parameters: INodeParameters, item: IDataObject, continueOnFail = false): Promise<RunNodeResult> {
+async function run(
+	parameters: INodeParameters,
+	item: IDataObject,
+	continueOnFail = false,
+): Promise<RunNodeResult> {
 	sb.resetRequests();
 	runs++;
 	return await runNode({
@@ -142,7 +164,11 @@ function record(kind: string) {
 }
 
 /** The invariants of every run; returns the outcome kind. */
-function checkRun(r: RunNodeResult, allValid: boolean, itemIndex = 0): 'ok' | 'refused' | 'api-error' | 'after-request' {
+function checkRun(
+	r: RunNodeResult,
+	allValid: boolean,
+	itemIndex = 0,
+): 'ok' | 'refused' | 'api-error' | 'after-request' {
 	checkRequests(sb.requests);
 	if (!r.error) {
 		expect(allValid).toBe(true);
@@ -178,7 +204,10 @@ const isPlainObject = (v: unknown) => v !== null && typeof v === 'object' && !Ar
 function checkRequests(requests: LoggedRequest[]) {
 	for (const q of requests) {
 		if (!q.path.startsWith('/api/')) continue; // file downloads
-		const m = /^\/api\/v1\/(documents|document_cards|current_user|document_template_cards|workspace_cards)(?:\/(.+))?$/.exec(q.path);
+		const m =
+			/^\/api\/v1\/(documents|document_cards|current_user|document_template_cards|workspace_cards)(?:\/(.+))?$/.exec(
+				q.path,
+			);
 		expect(m).not.toBeNull();
 		if (m![2] !== undefined) expect(m![2]).toMatch(UUID_ONLY);
 		for (const [key, raw] of Object.entries(q.query)) {
@@ -234,11 +263,17 @@ const existing = () => [...sb.documents.keys()].slice(-20);
 const templates = () => sb.templates.map((t) => t.id);
 
 test('get: any document ID', async () => {
-	for (let i = 0; i < 5; i++) sb.createDocument({ status: i % 2 ? 'success' : 'draft', payload: { i } });
+	for (let i = 0; i < 5; i++)
+		sb.createDocument({ status: i % 2 ? 'success' : 'draft', payload: { i } });
 	await fc.assert(
 		fc.asyncProperty(id(existing), fc.boolean(), async (docId, includePayload) => {
 			const r = await run(
-				{ resource: 'document', operation: 'get', documentId: locator(from('id')), options: { includePayload } },
+				{
+					resource: 'document',
+					operation: 'get',
+					documentId: locator(from('id')),
+					options: { includePayload },
+				},
 				{ id: docId.value as string },
 			);
 			if (checkRun(r, docId.valid) === 'ok') {
@@ -260,14 +295,33 @@ test('getAll: any limit and filters', async () => {
 			junkText.filter((s) => s.trim() !== '' && !(Number.isInteger(Number(s)) && Number(s) >= 1)),
 		),
 	);
-	const status = either<unknown>(fc.constantFrom('success', 'failure', 'draft', ''), junkText.filter((s) => !['success', 'failure', 'draft', ''].includes(s)));
-	const templateIds = either<unknown>(
-		fc.oneof(fc.array(fc.uuid(), { maxLength: 3 }), fc.array(fc.uuid(), { minLength: 1, maxLength: 3 }).map((a) => a.join(', '))),
-		fc.tuple(fc.array(fc.uuid(), { maxLength: 2 }), junkText.filter((s) => s.trim() !== '' && !/^[\s,;]*$/.test(s))).map(([a, bad]) => [...a, bad]),
+	const status = either<unknown>(
+		fc.constantFrom('success', 'failure', 'draft', ''),
+		junkText.filter((s) => !['success', 'failure', 'draft', ''].includes(s)),
 	);
-	const workspaceId = either<unknown>(fc.oneof(fc.uuid(), fc.constant('')), junkText.filter((s) => s.trim() !== ''));
+	const templateIds = either<unknown>(
+		fc.oneof(
+			fc.array(fc.uuid(), { maxLength: 3 }),
+			fc.array(fc.uuid(), { minLength: 1, maxLength: 3 }).map((a) => a.join(', ')),
+		),
+		fc
+			.tuple(
+				fc.array(fc.uuid(), { maxLength: 2 }),
+				junkText.filter((s) => s.trim() !== '' && !/^[\s,;]*$/.test(s)),
+			)
+			.map(([a, bad]) => [...a, bad]),
+	);
+	const workspaceId = either<unknown>(
+		fc.oneof(fc.uuid(), fc.constant('')),
+		junkText.filter((s) => s.trim() !== ''),
+	);
 	const updatedSince = either<unknown>(
-		fc.oneof(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), fc.constant('')),
+		fc.oneof(
+			fc
+				.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+				.map((d) => d.toISOString()),
+			fc.constant(''),
+		),
 		fc.constantFrom('yesterday', 'soon', 'not a date', '31/31/2026 99:99', 'NaN'),
 	);
 	await fc.assert(
@@ -284,7 +338,13 @@ test('getAll: any limit and filters', async () => {
 				}
 				const allValid = (returnAll || lim.valid) && Object.values(filters).every((t) => t!.valid);
 				const r = await run(
-					{ resource: 'document', operation: 'getAll', returnAll, limit: from('limit'), filters: filterParams } as INodeParameters,
+					{
+						resource: 'document',
+						operation: 'getAll',
+						returnAll,
+						limit: from('limit'),
+						filters: filterParams,
+					} as INodeParameters,
 					item,
 				);
 				if (checkRun(r, allValid) === 'ok' && !returnAll) {
@@ -297,37 +357,56 @@ test('getAll: any limit and filters', async () => {
 });
 
 test('create: any template, payload, meta, file name and status', async () => {
-	const templateId = either<unknown>(fc.oneof(fc.constant(null).map(() => pickFrom(templates())), fc.uuid()), invalidId);
+	const templateId = either<unknown>(
+		fc.oneof(
+			fc.constant(null).map(() => pickFrom(templates())),
+			fc.uuid(),
+		),
+		invalidId,
+	);
 	await fc.assert(
-		fc.asyncProperty(templateId, objectInput, objectInput, fc.option(text), createStatus, async (template, payload, meta, filename, status) => {
-			const item: IDataObject = { templateId: template.value as string, payload: payload.value as IDataObject, meta: meta.value as IDataObject, status: status.value as string };
-			const additionalFields: IDataObject = { meta: from('meta') };
-			if (filename !== null) {
-				item.filename = filename;
-				additionalFields.filename = from('filename');
-			}
-			const r = await run(
-				{
-					resource: 'document',
-					operation: 'create',
-					templateId: locator(from('templateId')),
-					payload: from('payload'),
-					status: from('status'),
-					waitForCompletion: false,
-					additionalFields,
-				} as INodeParameters,
-				item,
-			);
-			const allValid = template.valid && payload.valid && meta.valid && status.valid;
-			if (checkRun(r, allValid) === 'ok') {
-				const stored = sb.documents.get(String(r.items[0].json.id))!;
-				expect(JSON.parse(stored.payload)).toEqual(asJson(asObject(payload.value) ?? {}));
-				const expectedMeta = { ...(asObject(meta.value) ?? {}) };
-				if (filename && filename.trim() !== '') expectedMeta._filename = filename.trim();
-				if (Object.keys(expectedMeta).length) expect(JSON.parse(stored.meta!)).toEqual(asJson(expectedMeta));
-				else expect(stored.meta).toBeNull();
-			}
-		}),
+		fc.asyncProperty(
+			templateId,
+			objectInput,
+			objectInput,
+			fc.option(text),
+			createStatus,
+			async (template, payload, meta, filename, status) => {
+				const item: IDataObject = {
+					templateId: template.value as string,
+					payload: payload.value as IDataObject,
+					meta: meta.value as IDataObject,
+					status: status.value as string,
+				};
+				const additionalFields: IDataObject = { meta: from('meta') };
+				if (filename !== null) {
+					item.filename = filename;
+					additionalFields.filename = from('filename');
+				}
+				const r = await run(
+					{
+						resource: 'document',
+						operation: 'create',
+						templateId: locator(from('templateId')),
+						payload: from('payload'),
+						status: from('status'),
+						waitForCompletion: false,
+						additionalFields,
+					} as INodeParameters,
+					item,
+				);
+				const allValid = template.valid && payload.valid && meta.valid && status.valid;
+				if (checkRun(r, allValid) === 'ok') {
+					const stored = sb.documents.get(String(r.items[0].json.id))!;
+					expect(JSON.parse(stored.payload)).toEqual(asJson(asObject(payload.value) ?? {}));
+					const expectedMeta = { ...(asObject(meta.value) ?? {}) };
+					if (filename && filename.trim() !== '') expectedMeta._filename = filename.trim();
+					if (Object.keys(expectedMeta).length)
+						expect(JSON.parse(stored.meta!)).toEqual(asJson(expectedMeta));
+					else expect(stored.meta).toBeNull();
+				}
+			},
+		),
 		params,
 	);
 });
@@ -335,61 +414,81 @@ test('create: any template, payload, meta, file name and status', async () => {
 test('create, several items: one bad item stops all before anything is sent (or becomes its own error item)', async () => {
 	const entry = fc.tuple(objectInput, createStatus);
 	await fc.assert(
-		fc.asyncProperty(fc.array(entry, { minLength: 1, maxLength: 4 }), fc.boolean(), async (entries, continueOnFail) => {
-			sb.resetRequests();
-			runs++;
-			const r = await runNode({
-				parameters: {
-					resource: 'document',
-					operation: 'create',
-					templateId: locator(templates()[0]),
-					payload: from('payload'),
-					status: from('status'),
-					waitForCompletion: false,
-				} as INodeParameters,
-				items: entries.map(([p, s]) => ({ payload: p.value as IDataObject, status: s.value as string })),
-				credentials: creds(sb),
-				nodeSettings: continueOnFail ? { onError: 'continueRegularOutput' } : undefined,
-			});
-			checkRequests(sb.requests);
-			const bad = entries.map(([p, s]) => !(p.valid && s.valid));
-			const sent = sb.count({ method: 'POST' });
-			if (continueOnFail) {
-				expect(r.error).toBeUndefined();
-				expect(r.items).toHaveLength(entries.length);
-				r.items.forEach((item, i) => {
-					expect(item.pairedItem).toEqual({ item: i });
-					if (bad[i]) expect(String(item.json.error)).toMatch(new RegExp(`\\(item ${i}\\)$`));
-					else expect(typeof item.json.id).toBe('string');
-					expect(String(item.json.error ?? '')).not.toMatch(JS_ERROR_TEXT);
+		fc.asyncProperty(
+			fc.array(entry, { minLength: 1, maxLength: 4 }),
+			fc.boolean(),
+			async (entries, continueOnFail) => {
+				sb.resetRequests();
+				runs++;
+				const r = await runNode({
+					parameters: {
+						resource: 'document',
+						operation: 'create',
+						templateId: locator(templates()[0]),
+						payload: from('payload'),
+						status: from('status'),
+						waitForCompletion: false,
+					} as INodeParameters,
+					items: entries.map(([p, s]) => ({
+						payload: p.value as IDataObject,
+						status: s.value as string,
+					})),
+					credentials: creds(sb),
+					nodeSettings: continueOnFail ? { onError: 'continueRegularOutput' } : undefined,
 				});
-				expect(sent).toBe(bad.filter((b) => !b).length);
-				record('batch continue');
-			} else if (bad.some(Boolean)) {
-				expect(r.error?.name).toBe('NodeOperationError');
-				expect(r.error?.itemIndex).toBe(bad.indexOf(true));
-				expect(sent).toBe(0);
-				record('batch refused');
-			} else {
-				expect(r.error).toBeUndefined();
-				expect(sent).toBe(entries.length);
-				record('batch ok');
-			}
-		}),
+				checkRequests(sb.requests);
+				const bad = entries.map(([p, s]) => !(p.valid && s.valid));
+				const sent = sb.count({ method: 'POST' });
+				if (continueOnFail) {
+					expect(r.error).toBeUndefined();
+					expect(r.items).toHaveLength(entries.length);
+					r.items.forEach((item, i) => {
+						expect(item.pairedItem).toEqual({ item: i });
+						if (bad[i]) expect(String(item.json.error)).toMatch(new RegExp(`\\(item ${i}\\)$`));
+						else expect(typeof item.json.id).toBe('string');
+						expect(String(item.json.error ?? '')).not.toMatch(JS_ERROR_TEXT);
+					});
+					expect(sent).toBe(bad.filter((b) => !b).length);
+					record('batch continue');
+				} else if (bad.some(Boolean)) {
+					expect(r.error?.name).toBe('NodeOperationError');
+					expect(r.error?.itemIndex).toBe(bad.indexOf(true));
+					expect(sent).toBe(0);
+					record('batch refused');
+				} else {
+					expect(r.error).toBeUndefined();
+					expect(sent).toBe(entries.length);
+					record('batch ok');
+				}
+			},
+		),
 		params,
 	);
 });
 
 test('update: any document ID and fields', async () => {
 	for (let i = 0; i < 5; i++) sb.createDocument({ status: 'draft' });
-	const drafts = () => [...sb.documents.values()].filter((d) => d.status === 'draft').map((d) => d.id).slice(-10);
+	const drafts = () =>
+		[...sb.documents.values()]
+			.filter((d) => d.status === 'draft')
+			.map((d) => d.id)
+			.slice(-10);
 	// An empty template field is "not given" in update, so it is not among the invalid ones.
-	const templateField = either<unknown>(fc.constant(null).map(() => pickFrom(templates())), invalidId.filter((v) => v !== ''));
+	const templateField = either<unknown>(
+		fc.constant(null).map(() => pickFrom(templates())),
+		invalidId.filter((v) => v !== ''),
+	);
 	await fc.assert(
 		fc.asyncProperty(
 			id(drafts),
-			fc.record({ payload: objectInput, meta: objectInput, templateId: templateField }, { requiredKeys: [] }),
-			either<unknown>(fc.constantFrom('draft', 'pending'), fc.constantFrom('success', 'failure', 'generating', 'x')),
+			fc.record(
+				{ payload: objectInput, meta: objectInput, templateId: templateField },
+				{ requiredKeys: [] },
+			),
+			either<unknown>(
+				fc.constantFrom('draft', 'pending'),
+				fc.constantFrom('success', 'failure', 'generating', 'x'),
+			),
 			fc.boolean(),
 			async (docId, fields, status, withStatus) => {
 				const item: IDataObject = { id: docId.value as string };
@@ -409,9 +508,19 @@ test('update: any document ID and fields', async () => {
 					'templateId' in fields ||
 					(fields.payload?.valid && asObject(fields.payload.value) !== undefined) ||
 					(fields.meta?.valid && asObject(fields.meta.value) !== undefined);
-				const allValid = docId.valid && (!withStatus || status.valid) && Object.values(fields).every((t) => t!.valid) && Boolean(sends);
+				const allValid =
+					docId.valid &&
+					(!withStatus || status.valid) &&
+					Object.values(fields).every((t) => t!.valid) &&
+					Boolean(sends);
 				const r = await run(
-					{ resource: 'document', operation: 'update', documentId: locator(from('id')), updateFields, waitForCompletion: false } as INodeParameters,
+					{
+						resource: 'document',
+						operation: 'update',
+						documentId: locator(from('id')),
+						updateFields,
+						waitForCompletion: false,
+					} as INodeParameters,
 					item,
 				);
 				if (checkRun(r, allValid) === 'ok') {
@@ -431,7 +540,14 @@ test('delete: any document ID', async () => {
 	const fresh = () => [sb.createDocument({ status: 'draft' }).id];
 	await fc.assert(
 		fc.asyncProperty(id(fresh), async (docId) => {
-			const r = await run({ resource: 'document', operation: 'delete', documentId: locator(from('id')) } as INodeParameters, { id: docId.value as string });
+			const r = await run(
+				{
+					resource: 'document',
+					operation: 'delete',
+					documentId: locator(from('id')),
+				} as INodeParameters,
+				{ id: docId.value as string },
+			);
 			if (checkRun(r, docId.valid) === 'ok') {
 				const gone = normalizedId(docId.value);
 				expect(r.items[0].json).toEqual({ deleted: true, id: gone });
@@ -445,13 +561,21 @@ test('delete: any document ID', async () => {
 test('download: any document ID and binary field name', async () => {
 	for (let i = 0; i < 4; i++) sb.createDocument({ status: i < 3 ? 'success' : 'draft' });
 	const field = either<string>(
-		fc.oneof(fc.constantFrom('data', 'file', 'pdf_1'), text.filter((s) => s.trim() !== '')),
+		fc.oneof(
+			fc.constantFrom('data', 'file', 'pdf_1'),
+			text.filter((s) => s.trim() !== ''),
+		),
 		fc.constantFrom('', '  ', '\n'),
 	);
 	await fc.assert(
 		fc.asyncProperty(id(existing), field, async (docId, binaryField) => {
 			const r = await run(
-				{ resource: 'document', operation: 'download', documentId: locator(from('id')), binaryPropertyName: from('field') } as INodeParameters,
+				{
+					resource: 'document',
+					operation: 'download',
+					documentId: locator(from('id')),
+					binaryPropertyName: from('field'),
+				} as INodeParameters,
 				{ id: docId.value as string, field: binaryField.value },
 			);
 			const kind = checkRun(r, docId.valid && binaryField.valid);
@@ -470,7 +594,11 @@ test('account: any number of items, never an auth_token', async () => {
 		fc.asyncProperty(fc.integer({ min: 1, max: 4 }), async (n) => {
 			sb.resetRequests();
 			runs++;
-			const r = await runNode({ parameters: { resource: 'account', operation: 'get' }, items: Array.from({ length: n }, () => ({})), credentials: creds(sb) });
+			const r = await runNode({
+				parameters: { resource: 'account', operation: 'get' },
+				items: Array.from({ length: n }, () => ({})),
+				credentials: creds(sb),
+			});
 			expect(r.error).toBeUndefined();
 			expect(r.items).toHaveLength(n);
 			for (const item of r.items) expect('auth_token' in item.json).toBe(false);

@@ -18,14 +18,24 @@ export function creds(sb: Sandbox, extra: Record<string, unknown> = {}) {
 }
 
 /** Text of JavaScript errors that must never reach a user. */
-export const JS_ERROR_TEXT = /TypeError|ReferenceError|Cannot read propert|undefined is not|is not a function|is not iterable|\[object Object\]|Unexpected token/;
+export const JS_ERROR_TEXT =
+	/TypeError|ReferenceError|Cannot read propert|undefined is not|is not a function|is not iterable|\[object Object\]|Unexpected token/;
 
 export const locator = (value: unknown, mode = 'id') => ({ __rl: true, mode, value });
 
 export const op = {
 	get: (id: unknown, includePayload = false): INodeParameters =>
-		({ resource: 'document', operation: 'get', documentId: locator(id), options: { includePayload } }) as INodeParameters,
-	getAll: (extra: INodeParameters = {}): INodeParameters => ({ resource: 'document', operation: 'getAll', ...extra }),
+		({
+			resource: 'document',
+			operation: 'get',
+			documentId: locator(id),
+			options: { includePayload },
+		}) as INodeParameters,
+	getAll: (extra: INodeParameters = {}): INodeParameters => ({
+		resource: 'document',
+		operation: 'getAll',
+		...extra,
+	}),
 	create: (templateId: unknown, extra: INodeParameters = {}): INodeParameters =>
 		({
 			resource: 'document',
@@ -34,11 +44,28 @@ export const op = {
 			status: 'draft',
 			...extra,
 		}) as INodeParameters,
-	update: (id: unknown, updateFields: INodeParameters, extra: INodeParameters = {}): INodeParameters =>
-		({ resource: 'document', operation: 'update', documentId: locator(id), updateFields, waitForCompletion: false, ...extra }) as INodeParameters,
-	delete: (id: unknown): INodeParameters => ({ resource: 'document', operation: 'delete', documentId: locator(id) }) as INodeParameters,
+	update: (
+		id: unknown,
+		updateFields: INodeParameters,
+		extra: INodeParameters = {},
+	): INodeParameters =>
+		({
+			resource: 'document',
+			operation: 'update',
+			documentId: locator(id),
+			updateFields,
+			waitForCompletion: false,
+			...extra,
+		}) as INodeParameters,
+	delete: (id: unknown): INodeParameters =>
+		({ resource: 'document', operation: 'delete', documentId: locator(id) }) as INodeParameters,
 	download: (id: unknown, binaryPropertyName = 'data'): INodeParameters =>
-		({ resource: 'document', operation: 'download', documentId: locator(id), binaryPropertyName }) as INodeParameters,
+		({
+			resource: 'document',
+			operation: 'download',
+			documentId: locator(id),
+			binaryPropertyName,
+		}) as INodeParameters,
 	account: (): INodeParameters => ({ resource: 'account', operation: 'get' }),
 };
 
@@ -129,6 +156,10 @@ export function expectCleanError(error: NodeErrorInfo | undefined, itemIndex = 0
 /** Arrival times (sandbox clock, ms) of the logged requests matching method and path. */
 export function arrivals(sb: Sandbox, method: string, path: string | RegExp): number[] {
 	return sb.requests
-		.filter((r) => r.method === method && (typeof path === 'string' ? r.path.startsWith(path) : path.test(r.path)))
+		.filter(
+			(r) =>
+				r.method === method &&
+				(typeof path === 'string' ? r.path.startsWith(path) : path.test(r.path)),
+		)
 		.map((r) => r.at);
 }

@@ -32,10 +32,23 @@ const UNICODE = {
 	quotes: 'he said "hi" \\ back\\slash \'single\' `tick`',
 	html: '<script>alert("x")</script> &amp; &lt;',
 	'clé 名前 🔑': 'unicode key',
-	nested: { list: ['ü', '名', '🙂', 'ع'], number: 1.5e-7, big: 9007199254740991, huge: 1e21, negative: -0.5, flag: true, nothing: null },
+	nested: {
+		list: ['ü', '名', '🙂', 'ع'],
+		number: 1.5e-7,
+		big: 9007199254740991,
+		huge: 1e21,
+		negative: -0.5,
+		flag: true,
+		nothing: null,
+	},
 };
 
-const META = { customer: 'Zoë Ångström-Ødegaard', city: 'São Paulo', note: '请在周五前付款 🙏', rtl: 'فاتورة' };
+const META = {
+	customer: 'Zoë Ångström-Ødegaard',
+	city: 'São Paulo',
+	note: '请在周五前付款 🙏',
+	rtl: 'فاتورة',
+};
 const FILENAME = 'facture-été-请求-🙂.pdf';
 
 /** Compare as JSON would (the payload is JSON: -0 and 0 are the same, key order is kept). */
@@ -77,7 +90,11 @@ test('unicode in payload, meta and file name round-trips through create, get, up
 	// Update with other unicode: stored and answered intact.
 	const next = { ...UNICODE, emoji: '🚀✨', added: 'Ελληνικά Кириллица ไทย देवनागरी' };
 	const updated = await runNode({
-		parameters: op.update(id, { payload: JSON.stringify(next), meta: JSON.stringify({ rtl: 'تحديث' }), status: 'draft' }),
+		parameters: op.update(id, {
+			payload: JSON.stringify(next),
+			meta: JSON.stringify({ rtl: 'تحديث' }),
+			status: 'draft',
+		}),
 		credentials: creds(sb),
 	});
 	expect(updated.error).toBeUndefined();
@@ -85,14 +102,20 @@ test('unicode in payload, meta and file name round-trips through create, get, up
 	expect(updated.items[0].json.meta).toEqual({ rtl: 'تحديث' });
 
 	// The list shows the same meta.
-	const list = await runNode({ parameters: op.getAll({ returnAll: true, filters: { status: 'draft' } }), credentials: creds(sb) });
+	const list = await runNode({
+		parameters: op.getAll({ returnAll: true, filters: { status: 'draft' } }),
+		credentials: creds(sb),
+	});
 	const listed = list.items.find((i) => i.json.id === id);
 	expect(listed?.json.meta).toEqual({ rtl: 'تحديث' });
 });
 
 test('a lone surrogate and an empty-string key survive as JSON escapes', async () => {
 	const odd = { '': 'empty key', lone: 'x\ud800y', reversed: '\udc00\ud800' };
-	const r = await runNode({ parameters: op.create(templateId, { payload: odd as unknown as IDataObject }), credentials: creds(sb) });
+	const r = await runNode({
+		parameters: op.create(templateId, { payload: odd as unknown as IDataObject }),
+		credentials: creds(sb),
+	});
 	expect(r.error).toBeUndefined();
 	expect(JSON.parse(sb.documents.get(String(r.items[0].json.id))!.payload)).toEqual(odd);
 });
@@ -102,7 +125,10 @@ test('keys named __proto__ and constructor in payload and meta arrive and are st
 	const payload = '{"__proto__": {"admin": true}, "constructor": {"prototype": 1}, "total": 5}';
 	const meta = '{"order_id": "P-1", "__proto__": {"x": 1}}';
 	sb.resetRequests();
-	const r = await runNode({ parameters: op.create(templateId, { payload, additionalFields: { meta } }), credentials: creds(sb) });
+	const r = await runNode({
+		parameters: op.create(templateId, { payload, additionalFields: { meta } }),
+		credentials: creds(sb),
+	});
 	expect(r.error).toBeUndefined();
 	const sent = sb.requests.find((q) => q.method === 'POST')!;
 	expect(JSON.stringify(sent.body)).toContain('"__proto__":{"admin":true}');
@@ -142,5 +168,7 @@ test('a payload of several MB goes through intact (create, then the full Documen
 	const getMs = Date.now() - started;
 	expect(full.error).toBeUndefined();
 	expect(full.items[0].json.payload).toEqual(big);
-	console.log(`payload of ${(size / 1024 / 1024).toFixed(1)} MB: create ${createMs} ms, get with payload ${getMs} ms`);
+	console.log(
+		`payload of ${(size / 1024 / 1024).toFixed(1)} MB: create ${createMs} ms, get with payload ${getMs} ms`,
+	);
 });

@@ -45,45 +45,204 @@ const V = '={{ $json.v }}';
 type Case = [label: string, parameters: () => INodeParameters, message: RegExp, v: unknown];
 
 const cases: Case[] = [
-	...BAD_IDS.map(([label, id]): Case => [`get: document ID ${label}`, () => op.get(V), /document ID/, id]),
-	...BAD_IDS.map(([label, id]): Case => [`delete: document ID ${label}`, () => op.delete(V), /document ID/, id]),
-	...BAD_IDS.map(([label, id]): Case => [`download: document ID ${label}`, () => op.download(V), /document ID/, id]),
-	...BAD_IDS.map(([label, id]): Case => [`update: document ID ${label}`, () => op.update(V, { status: 'draft' }), /document ID/, id]),
-	...BAD_IDS.map(([label, id]): Case => [`create: template ${label}`, () => op.create(V), /template/, id]),
-	['get: mode "list" with junk', () => ({ ...op.get('x'), documentId: locator(V, 'list') }) as INodeParameters, /document ID/, 'nope'],
-	['get: plain string parameter (not a locator)', () => ({ ...op.get('x'), documentId: V }) as INodeParameters, /document ID/, 'nope'],
-	['create: payload is an array', () => op.create(templateId, { payload: '[{"a":1}]' }), /payload must be one JSON object, but it is an array/, null],
-	['create: payload is broken JSON', () => op.create(templateId, { payload: '{"a": ' }), /payload is not valid JSON/, null],
-	['create: payload is a string', () => op.create(templateId, { payload: '"hello"' }), /payload must be one JSON object, but it is a text/, null],
-	['create: payload is a number', () => op.create(templateId, { payload: 42 }), /payload must be one JSON object, but it is a number/, null],
-	['create: payload is null text', () => op.create(templateId, { payload: 'null' }), /payload must be one JSON object, but it is null/, null],
-	['create: payload is plain text', () => op.create(templateId, { payload: 'customer=Ada' }), /payload is not valid JSON/, null],
-	['create: meta is an array', () => op.create(templateId, { additionalFields: { meta: '[1]' } }), /meta must be one JSON object/, null],
-	['create: meta is broken JSON', () => op.create(templateId, { additionalFields: { meta: '{' } }), /meta is not valid JSON/, null],
-	['create: status is not allowed', () => op.create(templateId, { status: 'generating' }), /status "generating" is not allowed/, null],
-	['create: wait timeout 0', () => op.create(templateId, { status: 'pending', options: { waitTimeout: 0 } }), /wait timeout must be a whole number/, null],
-	['create: wait timeout negative', () => op.create(templateId, { status: 'pending', options: { waitTimeout: -5 } }), /wait timeout/, null],
-	['create: wait timeout text', () => op.create(templateId, { status: 'pending', options: { waitTimeout: 'soon' } }), /wait timeout/, null],
-	['create: empty binary field with download', () => op.create(templateId, { status: 'pending', download: true, binaryPropertyName: '={{ "  " }}' }), /binary field name is empty/, null],
+	...BAD_IDS.map(
+		([label, id]): Case => [`get: document ID ${label}`, () => op.get(V), /document ID/, id],
+	),
+	...BAD_IDS.map(
+		([label, id]): Case => [`delete: document ID ${label}`, () => op.delete(V), /document ID/, id],
+	),
+	...BAD_IDS.map(
+		([label, id]): Case => [
+			`download: document ID ${label}`,
+			() => op.download(V),
+			/document ID/,
+			id,
+		],
+	),
+	...BAD_IDS.map(
+		([label, id]): Case => [
+			`update: document ID ${label}`,
+			() => op.update(V, { status: 'draft' }),
+			/document ID/,
+			id,
+		],
+	),
+	...BAD_IDS.map(
+		([label, id]): Case => [`create: template ${label}`, () => op.create(V), /template/, id],
+	),
+	[
+		'get: mode "list" with junk',
+		() => ({ ...op.get('x'), documentId: locator(V, 'list') }) as INodeParameters,
+		/document ID/,
+		'nope',
+	],
+	[
+		'get: plain string parameter (not a locator)',
+		() => ({ ...op.get('x'), documentId: V }) as INodeParameters,
+		/document ID/,
+		'nope',
+	],
+	[
+		'create: payload is an array',
+		() => op.create(templateId, { payload: '[{"a":1}]' }),
+		/payload must be one JSON object, but it is an array/,
+		null,
+	],
+	[
+		'create: payload is broken JSON',
+		() => op.create(templateId, { payload: '{"a": ' }),
+		/payload is not valid JSON/,
+		null,
+	],
+	[
+		'create: payload is a string',
+		() => op.create(templateId, { payload: '"hello"' }),
+		/payload must be one JSON object, but it is a text/,
+		null,
+	],
+	[
+		'create: payload is a number',
+		() => op.create(templateId, { payload: 42 }),
+		/payload must be one JSON object, but it is a number/,
+		null,
+	],
+	[
+		'create: payload is null text',
+		() => op.create(templateId, { payload: 'null' }),
+		/payload must be one JSON object, but it is null/,
+		null,
+	],
+	[
+		'create: payload is plain text',
+		() => op.create(templateId, { payload: 'customer=Ada' }),
+		/payload is not valid JSON/,
+		null,
+	],
+	[
+		'create: meta is an array',
+		() => op.create(templateId, { additionalFields: { meta: '[1]' } }),
+		/meta must be one JSON object/,
+		null,
+	],
+	[
+		'create: meta is broken JSON',
+		() => op.create(templateId, { additionalFields: { meta: '{' } }),
+		/meta is not valid JSON/,
+		null,
+	],
+	[
+		'create: status is not allowed',
+		() => op.create(templateId, { status: 'generating' }),
+		/status "generating" is not allowed/,
+		null,
+	],
+	[
+		'create: wait timeout 0',
+		() => op.create(templateId, { status: 'pending', options: { waitTimeout: 0 } }),
+		/wait timeout must be a whole number/,
+		null,
+	],
+	[
+		'create: wait timeout negative',
+		() => op.create(templateId, { status: 'pending', options: { waitTimeout: -5 } }),
+		/wait timeout/,
+		null,
+	],
+	[
+		'create: wait timeout text',
+		() => op.create(templateId, { status: 'pending', options: { waitTimeout: 'soon' } }),
+		/wait timeout/,
+		null,
+	],
+	[
+		'create: empty binary field with download',
+		() =>
+			op.create(templateId, {
+				status: 'pending',
+				download: true,
+				binaryPropertyName: '={{ "  " }}',
+			}),
+		/binary field name is empty/,
+		null,
+	],
 	['update: nothing to update', () => op.update(docId, {}), /nothing to update/, null],
-	['update: payload is an array', () => op.update(docId, { payload: '[]' }), /payload must be one JSON object/, null],
-	['update: meta is a number', () => op.update(docId, { meta: '7' }), /meta must be one JSON object/, null],
-	['update: bad status', () => op.update(docId, { status: 'success' }), /status "success" is not allowed/, null],
-	['update: bad template', () => op.update(docId, { templateId: locator('nope') }), /template/, null],
-	['download: empty binary field', () => op.download(docId, '={{ "  " }}'), /binary field name is empty/, null],
-	['getAll: limit 0', () => op.getAll({ limit: 0 }), /limit must be a whole number of at least 1/, null],
+	[
+		'update: payload is an array',
+		() => op.update(docId, { payload: '[]' }),
+		/payload must be one JSON object/,
+		null,
+	],
+	[
+		'update: meta is a number',
+		() => op.update(docId, { meta: '7' }),
+		/meta must be one JSON object/,
+		null,
+	],
+	[
+		'update: bad status',
+		() => op.update(docId, { status: 'success' }),
+		/status "success" is not allowed/,
+		null,
+	],
+	[
+		'update: bad template',
+		() => op.update(docId, { templateId: locator('nope') }),
+		/template/,
+		null,
+	],
+	[
+		'download: empty binary field',
+		() => op.download(docId, '={{ "  " }}'),
+		/binary field name is empty/,
+		null,
+	],
+	[
+		'getAll: limit 0',
+		() => op.getAll({ limit: 0 }),
+		/limit must be a whole number of at least 1/,
+		null,
+	],
 	['getAll: limit negative', () => op.getAll({ limit: -3 }), /limit/, null],
 	['getAll: limit fraction', () => op.getAll({ limit: 2.5 }), /limit/, null],
 	['getAll: limit text', () => op.getAll({ limit: 'many' }), /limit/, null],
-	['getAll: status filter pending', () => op.getAll({ filters: { status: 'pending' } }), /status filter "pending"/, null],
-	['getAll: template filter junk', () => op.getAll({ filters: { templateIds: ['nope'] } }), /template filter contains "nope"/, null],
-	['getAll: template filter text with junk', () => op.getAll({ filters: { templateIds: `${UUID}, nope` } }), /template filter contains "nope"/, null],
-	['getAll: workspace junk', () => op.getAll({ filters: { workspaceId: 'acme' } }), /workspace ID "acme" is not a valid ID/, null],
-	['getAll: updated since junk', () => op.getAll({ filters: { updatedSince: 'yesterday' } }), /Updated Since date "yesterday" is not a date/, null],
+	[
+		'getAll: status filter pending',
+		() => op.getAll({ filters: { status: 'pending' } }),
+		/status filter "pending"/,
+		null,
+	],
+	[
+		'getAll: template filter junk',
+		() => op.getAll({ filters: { templateIds: ['nope'] } }),
+		/template filter contains "nope"/,
+		null,
+	],
+	[
+		'getAll: template filter text with junk',
+		() => op.getAll({ filters: { templateIds: `${UUID}, nope` } }),
+		/template filter contains "nope"/,
+		null,
+	],
+	[
+		'getAll: workspace junk',
+		() => op.getAll({ filters: { workspaceId: 'acme' } }),
+		/workspace ID "acme" is not a valid ID/,
+		null,
+	],
+	[
+		'getAll: updated since junk',
+		() => op.getAll({ filters: { updatedSince: 'yesterday' } }),
+		/Updated Since date "yesterday" is not a date/,
+		null,
+	],
 ];
 
 test.each(cases)('%s → refused, nothing sent', async (_label, parameters, message, v) => {
-	const r = await runNode({ parameters: parameters(), items: [v === null ? {} : { v: v as string }], credentials: creds(sb) });
+	const r = await runNode({
+		parameters: parameters(),
+		items: [v === null ? {} : { v: v as string }],
+		credentials: creds(sb),
+	});
 	const e = expectCleanError(r.error, 0);
 	expect(e.name).toBe('NodeOperationError');
 	expect(e.message).toMatch(message);
@@ -93,7 +252,9 @@ test.each(cases)('%s → refused, nothing sent', async (_label, parameters, mess
 });
 
 test('a literal ID that is not a UUID is stopped by n8n itself before the run (parameter issues), nothing sent', async () => {
-	await expect(runNode({ parameters: op.get('not-a-uuid'), credentials: creds(sb) })).rejects.toThrow(parameterIssue(/has issues[\s\S]*Not a valid document ID/));
+	await expect(
+		runNode({ parameters: op.get('not-a-uuid'), credentials: creds(sb) }),
+	).rejects.toThrow(parameterIssue(/has issues[\s\S]*Not a valid document ID/));
 	expect(sb.count()).toBe(0);
 });
 
@@ -118,7 +279,9 @@ test('under "continue on fail", refused items become error items and the good on
 	expect(r.error).toBeUndefined();
 	expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(r.items[0].json.id).toBe(docId);
-	expect(String(r.items[1].json.error)).toMatch(/The document ID "nope" is not a valid ID \(item 1\)/);
+	expect(String(r.items[1].json.error)).toMatch(
+		/The document ID "nope" is not a valid ID \(item 1\)/,
+	);
 	expect(String(r.items[2].json.error)).toMatch(/The document ID is empty \(item 2\)/);
 	for (const item of r.items.slice(1)) expect(String(item.json.error)).not.toMatch(JS_ERROR_TEXT);
 	expect(sb.count()).toBe(1);

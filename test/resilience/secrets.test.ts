@@ -18,7 +18,16 @@ import { LoggerProxy } from 'n8n-workflow';
 import { runNode, testCredential, type RunNodeResult } from '../harness';
 import type { Sandbox } from '../sandbox';
 import { CORE_MAJOR } from '../harness/versions';
-import { JS_ERROR_TEXT, KEY, allText, creds, expectCleanError, expectNoSecret, op, sandbox } from './helpers';
+import {
+	JS_ERROR_TEXT,
+	KEY,
+	allText,
+	creds,
+	expectCleanError,
+	expectNoSecret,
+	op,
+	sandbox,
+} from './helpers';
 
 class CaptureLogger {
 	lines: Array<{ level: string; message: unknown; meta: unknown }> = [];
@@ -26,7 +35,8 @@ class CaptureLogger {
 	warn = (message: unknown, meta?: unknown) => this.lines.push({ level: 'warn', message, meta });
 	info = (message: unknown, meta?: unknown) => this.lines.push({ level: 'info', message, meta });
 	debug = (message: unknown, meta?: unknown) => this.lines.push({ level: 'debug', message, meta });
-	verbose = (message: unknown, meta?: unknown) => this.lines.push({ level: 'verbose', message, meta });
+	verbose = (message: unknown, meta?: unknown) =>
+		this.lines.push({ level: 'verbose', message, meta });
 	scoped = () => this;
 }
 
@@ -74,13 +84,45 @@ describe.each([
 	['continue on fail', CONTINUE],
 ])('error paths (%s)', (_mode, nodeSettings) => {
 	const scenarios: Array<[string, () => Promise<RunNodeResult>, RegExp]> = [
-		['401 with a wrong key', async () => await runNode({ parameters: op.get(docId), credentials: { ...creds(sb), apiKey: WRONG_KEY }, nodeSettings }), /401/],
-		['404', async () => await runNode({ parameters: op.get('00000000-0000-4000-8000-00000000abcd'), credentials: creds(sb), nodeSettings }), /Not found \(404\)/],
-		['422 unknown template', async () => await runNode({ parameters: op.create('00000000-0000-4000-8000-00000000abcd'), credentials: creds(sb), nodeSettings }), /refused the data \(422\)/],
+		[
+			'401 with a wrong key',
+			async () =>
+				await runNode({
+					parameters: op.get(docId),
+					credentials: { ...creds(sb), apiKey: WRONG_KEY },
+					nodeSettings,
+				}),
+			/401/,
+		],
+		[
+			'404',
+			async () =>
+				await runNode({
+					parameters: op.get('00000000-0000-4000-8000-00000000abcd'),
+					credentials: creds(sb),
+					nodeSettings,
+				}),
+			/Not found \(404\)/,
+		],
+		[
+			'422 unknown template',
+			async () =>
+				await runNode({
+					parameters: op.create('00000000-0000-4000-8000-00000000abcd'),
+					credentials: creds(sb),
+					nodeSettings,
+				}),
+			/refused the data \(422\)/,
+		],
 		[
 			'400 whose body echoes the key and header',
 			async () => {
-				sb.faults.add({ type: 'status', status: 400, method: 'GET', body: { error: `Bad header "Authorization: Bearer ${KEY}"` } });
+				sb.faults.add({
+					type: 'status',
+					status: 400,
+					method: 'GET',
+					body: { error: `Bad header "Authorization: Bearer ${KEY}"` },
+				});
 				return await runNode({ parameters: op.get(docId), credentials: creds(sb), nodeSettings });
 			},
 			/could not read the request \(400\): Bad header "Authorization: Bearer \*\*\*"/,
@@ -88,8 +130,17 @@ describe.each([
 		[
 			'503 on create whose HTML body echoes the key',
 			async () => {
-				sb.faults.add({ type: 'status', status: 503, method: 'POST', body: `<html>token ${KEY}</html>` });
-				return await runNode({ parameters: op.create(templateId), credentials: creds(sb), nodeSettings });
+				sb.faults.add({
+					type: 'status',
+					status: 503,
+					method: 'POST',
+					body: `<html>token ${KEY}</html>`,
+				});
+				return await runNode({
+					parameters: op.create(templateId),
+					credentials: creds(sb),
+					nodeSettings,
+				});
 			},
 			/failed with 503/,
 		],
@@ -97,7 +148,11 @@ describe.each([
 			'connection reset on create (n8n wraps the axios error, request headers inside)',
 			async () => {
 				sb.faults.add({ type: 'reset-after-handling', method: 'POST' });
-				return await runNode({ parameters: op.create(templateId), credentials: creds(sb), nodeSettings });
+				return await runNode({
+					parameters: op.create(templateId),
+					credentials: creds(sb),
+					nodeSettings,
+				});
 			},
 			/connection to the service broke/,
 		],
@@ -105,19 +160,33 @@ describe.each([
 			'timeout',
 			async () => {
 				sb.faults.add({ type: 'delay', delayMs: 60_000, method: 'GET' });
-				return await runNode({ parameters: op.get(docId), credentials: creds(sb, { requestTimeout: 1 }), nodeSettings });
+				return await runNode({
+					parameters: op.get(docId),
+					credentials: creds(sb, { requestTimeout: 1 }),
+					nodeSettings,
+				});
 			},
 			/did not answer within 1 s/,
 		],
 		[
 			'invalid Base URL',
-			async () => await runNode({ parameters: op.get(docId), credentials: { apiKey: KEY, baseUrl: 'http://exa mple.invalid' }, nodeSettings }),
+			async () =>
+				await runNode({
+					parameters: op.get(docId),
+					credentials: { apiKey: KEY, baseUrl: 'http://exa mple.invalid' },
+					nodeSettings,
+				}),
 			/could not be made/,
 		],
 		[
 			'answer of an unexpected shape',
 			async () => {
-				sb.faults.add({ type: 'status', status: 200, method: 'GET', body: { document_card: { id: 5, token: KEY } } });
+				sb.faults.add({
+					type: 'status',
+					status: 200,
+					method: 'GET',
+					body: { document_card: { id: 5, token: KEY } },
+				});
 				return await runNode({ parameters: op.get(docId), credentials: creds(sb), nodeSettings });
 			},
 			/unexpected shape/,
@@ -125,7 +194,13 @@ describe.each([
 		[
 			'account answer of an unexpected shape carrying auth_token',
 			async () => {
-				sb.faults.add({ type: 'status', status: 200, method: 'GET', path: '/api/v1/current_user', body: { current_user: { auth_token: KEY, email: 'a@b.c' } } });
+				sb.faults.add({
+					type: 'status',
+					status: 200,
+					method: 'GET',
+					path: '/api/v1/current_user',
+					body: { current_user: { auth_token: KEY, email: 'a@b.c' } },
+				});
 				return await runNode({ parameters: op.account(), credentials: creds(sb), nodeSettings });
 			},
 			/unexpected shape while trying to read the account \(current_user\.id: Required\)/,
@@ -170,7 +245,9 @@ test('a retried request is logged (debug), without the key', async () => {
 	expect(r.error).toBeUndefined();
 	const retryLines = logs.lines.filter((l) => /retrying in \d+ ms/.test(String(l.message)));
 	expect(retryLines).toHaveLength(1);
-	expect(String(retryLines[0].message)).toMatch(new RegExp(`get document ${docId}: attempt 1 failed \\(ECONNRESET\\)`));
+	expect(String(retryLines[0].message)).toMatch(
+		new RegExp(`get document ${docId}: attempt 1 failed \\(ECONNRESET\\)`),
+	);
 	checkEverywhere(r);
 });
 
@@ -186,7 +263,10 @@ test('auth_token never leaves the account operation (the sandbox sets it to the 
 });
 
 test('the requests themselves carry the key only in the Authorization header', async () => {
-	await runNode({ parameters: op.create(templateId, { payload: '{"a": 1}' }), credentials: creds(sb) });
+	await runNode({
+		parameters: op.create(templateId, { payload: '{"a": 1}' }),
+		credentials: creds(sb),
+	});
 	expect(sb.requests.length).toBeGreaterThan(0);
 	for (const req of sb.requests) {
 		expect(req.authorization).toBe(`Bearer ${KEY}`);

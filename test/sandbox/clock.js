@@ -101,7 +101,8 @@ function createClock({ mode = 'real', startTime } = {}) {
 			return now();
 		},
 		set(ms) {
-			if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new Error('sandbox: clock.set needs a number of ms');
+			if (typeof ms !== 'number' || !Number.isFinite(ms))
+				throw new Error('sandbox: clock.set needs a number of ms');
 			if (manual) {
 				if (ms > manualNow) runDue(ms);
 				manualNow = ms;

@@ -178,11 +178,14 @@ export interface Sandbox {
 	/** account state (available_documents is the remaining quota) */
 	account: { id: string; available_documents: number; created_at: number; updated_at: number };
 	/** current options (live object; change them with setOptions) */
-	readonly options: Readonly<Required<Omit<SandboxOptions, 'startTime' | 'seed'>>> & Pick<SandboxOptions, 'startTime' | 'seed'>;
+	readonly options: Readonly<Required<Omit<SandboxOptions, 'startTime' | 'seed'>>> &
+		Pick<SandboxOptions, 'startTime' | 'seed'>;
 	createDocument(fields?: CreateDocumentFields): DocumentRecord;
 	updateDocument(id: string, fields: UpdateDocumentFields): DocumentRecord;
 	deleteDocument(id: string): boolean;
-	setOptions(partial: Partial<Omit<SandboxOptions, 'clock' | 'port' | 'host' | 'seed' | 'startTime'>>): void;
+	setOptions(
+		partial: Partial<Omit<SandboxOptions, 'clock' | 'port' | 'host' | 'seed' | 'startTime'>>,
+	): void;
 	/** a freshly signed download URL, or null when the document never succeeded */
 	downloadUrlFor(id: string): string | null;
 	/** the Document JSON the API would answer now */

@@ -10,7 +10,14 @@ const crypto = require('crypto');
 const http = require('http');
 const { createClock } = require('./clock');
 const { createStore, ValidationError } = require('./store');
-const { createRandom, shuffled, parseQuery, queryValue, queryValues, parseAmzDate } = require('./util');
+const {
+	createRandom,
+	shuffled,
+	parseQuery,
+	queryValue,
+	queryValues,
+	parseAmzDate,
+} = require('./util');
 
 const DEFAULT_API_KEY = 'sk_test_sandbox_0123456789abcdef';
 const PAGE_SIZE = 24;
@@ -99,7 +106,10 @@ function pageNumber(query) {
 function paginate(list, query) {
 	const page = pageNumber(query);
 	const totalPages = Math.ceil(list.length / PAGE_SIZE);
-	return { items: list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), meta: pageMeta(page, totalPages) };
+	return {
+		items: list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+		meta: pageMeta(page, totalPages),
+	};
 }
 
 // ---- faults ----
@@ -153,10 +163,13 @@ function createFaults() {
 
 function faultResponse(f) {
 	const headers = {};
-	if (f.retryAfter !== undefined && f.retryAfter !== null) headers['retry-after'] = String(f.retryAfter);
+	if (f.retryAfter !== undefined && f.retryAfter !== null)
+		headers['retry-after'] = String(f.retryAfter);
 	if (f.body !== undefined && f.body !== null) {
 		if (typeof f.body === 'string') {
-			const type = f.body.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8';
+			const type = f.body.trimStart().startsWith('<')
+				? 'text/html; charset=utf-8'
+				: 'text/plain; charset=utf-8';
 			return { status: f.status, headers: { 'content-type': type, ...headers }, body: f.body };
 		}
 		return json(f.status, f.body, headers);
@@ -168,7 +181,10 @@ function faultResponse(f) {
 			: f.status >= 500
 				? 'The service is temporarily unavailable. Please retry later.'
 				: title;
-	return { ...errorList(f.status, title, detail), headers: { 'content-type': JSON_TYPE, ...headers } };
+	return {
+		...errorList(f.status, title, detail),
+		headers: { 'content-type': JSON_TYPE, ...headers },
+	};
 }
 
 // ---- the sandbox ----
@@ -176,7 +192,8 @@ function faultResponse(f) {
 async function startSandbox(userOptions = {}) {
 	const options = { ...DEFAULT_OPTIONS };
 	for (const [k, v] of Object.entries(userOptions || {})) if (v !== undefined) options[k] = v;
-	if (!LIST_ORDERS.includes(options.listOrder)) throw new Error(`sandbox: listOrder must be one of ${LIST_ORDERS}`);
+	if (!LIST_ORDERS.includes(options.listOrder))
+		throw new Error(`sandbox: listOrder must be one of ${LIST_ORDERS}`);
 
 	const random = createRandom(options.seed);
 	const scheduler = createClock({ mode: options.clock, startTime: options.startTime });
@@ -203,7 +220,14 @@ async function startSandbox(userOptions = {}) {
 			},
 		],
 		['POST', /^\/api\/v1\/documents\/sync$/, (ctx) => createSync(ctx)],
-		['POST', /^\/api\/v1\/documents$/, (ctx) => withDocumentBody(ctx, (doc) => json(201, { document: store.asDocument(store.apiCreate(doc)) }))],
+		[
+			'POST',
+			/^\/api\/v1\/documents$/,
+			(ctx) =>
+				withDocumentBody(ctx, (doc) =>
+					json(201, { document: store.asDocument(store.apiCreate(doc)) }),
+				),
+		],
 		[
 			'GET',
 			/^\/api\/v1\/documents\/([^/]+)$/,
@@ -218,13 +242,16 @@ async function startSandbox(userOptions = {}) {
 			(ctx, id) => {
 				const rec = store.documents.get(id);
 				if (!rec) return notFound('Document', id);
-				return withDocumentBody(ctx, (doc) => json(200, { document: store.asDocument(store.apiUpdate(rec, doc)) }));
+				return withDocumentBody(ctx, (doc) =>
+					json(200, { document: store.asDocument(store.apiUpdate(rec, doc)) }),
+				);
 			},
 		],
 		[
 			'DELETE',
 			/^\/api\/v1\/documents\/([^/]+)$/,
-			(ctx, id) => (store.remove(id) ? { status: 204, headers: {}, body: '' } : notFound('Document', id)),
+			(ctx, id) =>
+				store.remove(id) ? { status: 204, headers: {}, body: '' } : notFound('Document', id),
 		],
 		['GET', /^\/api\/v1\/document_template_cards$/, (ctx) => listTemplateCards(ctx.query)],
 		[
@@ -232,7 +259,9 @@ async function startSandbox(userOptions = {}) {
 			/^\/api\/v1\/document_template_cards\/([^/]+)$/,
 			(ctx, id) => {
 				const t = store.templateById(id);
-				return t ? json(200, { document_template_card: store.asTemplateCard(t) }) : notFound('DocumentTemplate', id);
+				return t
+					? json(200, { document_template_card: store.asTemplateCard(t) })
+					: notFound('DocumentTemplate', id);
 			},
 		],
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
@@ -243,7 +272,8 @@ async function startSandbox(userOptions = {}) {
 		const type = String(ctx.headers['content-type'] || '').toLowerCase();
 		let body;
 		if (ctx.rawBody.trim() === '') body = {};
-		else if (!type.includes('json')) body = {}; // not parsed as JSON: the document key is missing
+		else if (!type.includes('json'))
+			body = {}; // not parsed as JSON: the document key is missing
 		else {
 			try {
 				body = JSON.parse(ctx.rawBody);
@@ -251,7 +281,12 @@ async function startSandbox(userOptions = {}) {
 				return json(400, { error: jsonErrorText(ctx.rawBody, e) });
 			}
 		}
-		if (body === null || typeof body !== 'object' || Array.isArray(body) || body.document === undefined) {
+		if (
+			body === null ||
+			typeof body !== 'object' ||
+			Array.isArray(body) ||
+			body.document === undefined
+		) {
 			return unprocessable({ document: ['is missing'] });
 		}
 		try {
@@ -292,20 +327,30 @@ async function startSandbox(userOptions = {}) {
 	function listDocumentCards(query) {
 		const errors = {};
 		const status = queryValue(query, 'q[status]');
-		if (status !== undefined && status !== '' && !['success', 'failure', 'draft'].includes(status)) {
+		if (
+			status !== undefined &&
+			status !== '' &&
+			!['success', 'failure', 'draft'].includes(status)
+		) {
 			errors.status = ['is not included in the list'];
 		}
 		const sinceRaw = queryValue(query, 'q[updated_since]');
 		let since;
 		if (sinceRaw !== undefined && sinceRaw !== '') {
-			if (!/^\s*-?\d+(\.\d+)?\s*$/.test(sinceRaw)) errors.updated_since = ['must be a unix timestamp in seconds'];
+			if (!/^\s*-?\d+(\.\d+)?\s*$/.test(sinceRaw))
+				errors.updated_since = ['must be a unix timestamp in seconds'];
 			else since = Math.floor(Number(sinceRaw));
 		}
 		if (Object.keys(errors).length) return unprocessable(errors);
 
-		const templateIds = [...queryValues(query, 'q[document_template_id][]'), ...queryValues(query, 'q[document_template_id]')];
+		const templateIds = [
+			...queryValues(query, 'q[document_template_id][]'),
+			...queryValues(query, 'q[document_template_id]'),
+		];
 		const workspaceId = queryValue(query, 'q[workspace_id]');
-		const search = String(queryValue(query, 'q[search]') || '').trim().toLowerCase();
+		const search = String(queryValue(query, 'q[search]') || '')
+			.trim()
+			.toLowerCase();
 
 		let list = [...store.documents.values()].filter((rec) => {
 			if (!visibleInLists(rec)) return false;
@@ -318,7 +363,8 @@ async function startSandbox(userOptions = {}) {
 			}
 			if (search) {
 				const inId = rec.id.toLowerCase().includes(search);
-				const inName = rec.status === 'success' && rec.filename && rec.filename.toLowerCase().includes(search);
+				const inName =
+					rec.status === 'success' && rec.filename && rec.filename.toLowerCase().includes(search);
 				if (!inId && !inName) return false;
 			}
 			return true;
@@ -330,19 +376,27 @@ async function startSandbox(userOptions = {}) {
 
 	function listTemplateCards(query) {
 		const workspaceId = queryValue(query, 'q[workspace_id]');
-		const search = String(queryValue(query, 'q[search]') || '').trim().toLowerCase();
+		const search = String(queryValue(query, 'q[search]') || '')
+			.trim()
+			.toLowerCase();
 		const list = store.templates
-			.filter((t) => (!workspaceId || t.app_id === workspaceId) && (!search || t.identifier.toLowerCase().includes(search)))
+			.filter(
+				(t) =>
+					(!workspaceId || t.app_id === workspaceId) &&
+					(!search || t.identifier.toLowerCase().includes(search)),
+			)
 			.slice()
 			.sort((a, b) => a.identifier.localeCompare(b.identifier));
-		if (queryValue(query, 'page') === 'all') return json(200, { document_template_cards: list.map(store.asTemplateCard) });
+		if (queryValue(query, 'page') === 'all')
+			return json(200, { document_template_cards: list.map(store.asTemplateCard) });
 		const { items, meta } = paginate(list, query);
 		return json(200, { document_template_cards: items.map(store.asTemplateCard), meta });
 	}
 
 	function listWorkspaceCards(query) {
 		const list = store.workspaces.slice().sort((a, b) => a.identifier.localeCompare(b.identifier));
-		if (queryValue(query, 'page') === 'all') return json(200, { workspace_cards: list.map(store.asWorkspaceCard) });
+		if (queryValue(query, 'page') === 'all')
+			return json(200, { workspace_cards: list.map(store.asWorkspaceCard) });
 		const { items, meta } = paginate(list, query);
 		return json(200, { workspace_cards: items.map(store.asWorkspaceCard), meta });
 	}
@@ -365,25 +419,52 @@ async function startSandbox(userOptions = {}) {
 
 	function handleDownload(ctx, id, encodedName) {
 		if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-			return xmlError(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
+			return xmlError(
+				405,
+				'MethodNotAllowed',
+				'The specified method is not allowed against this resource.',
+			);
 		}
 		if (ctx.authorization !== undefined) {
-			return xmlError(400, 'InvalidArgument', 'Only one auth mechanism allowed', '<ArgumentName>Authorization</ArgumentName>');
+			return xmlError(
+				400,
+				'InvalidArgument',
+				'Only one auth mechanism allowed',
+				'<ArgumentName>Authorization</ArgumentName>',
+			);
 		}
 		const q = ctx.query;
 		const date = queryValue(q, 'X-Amz-Date');
 		const expires = queryValue(q, 'X-Amz-Expires');
 		const signature = queryValue(q, 'X-Amz-Signature');
-		if (!date || !expires || !signature || queryValue(q, 'X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') {
-			return xmlError(403, 'AccessDenied', 'Query-string authentication requires the X-Amz-Algorithm, X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters');
+		if (
+			!date ||
+			!expires ||
+			!signature ||
+			queryValue(q, 'X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256'
+		) {
+			return xmlError(
+				403,
+				'AccessDenied',
+				'Query-string authentication requires the X-Amz-Algorithm, X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters',
+			);
 		}
 		const signedAt = parseAmzDate(date);
 		const expected = store.sign(ctx.path, date, Number(expires));
 		if (!/^\d+$/.test(expires) || Number.isNaN(signedAt) || signature !== expected) {
-			return xmlError(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.');
+			return xmlError(
+				403,
+				'SignatureDoesNotMatch',
+				'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+			);
 		}
 		if (clock.now() > signedAt + Number(expires) * 1000) {
-			return xmlError(403, 'AccessDenied', 'Request has expired', `<X-Amz-Expires>${expires}</X-Amz-Expires>`);
+			return xmlError(
+				403,
+				'AccessDenied',
+				'Request has expired',
+				`<X-Amz-Expires>${expires}</X-Amz-Expires>`,
+			);
 		}
 		const file = store.fileOf(id);
 		let name;
@@ -392,21 +473,37 @@ async function startSandbox(userOptions = {}) {
 		} catch {
 			name = encodedName;
 		}
-		if (!file || file.filename !== name) return xmlError(404, 'NoSuchKey', 'The specified key does not exist.');
+		if (!file || file.filename !== name)
+			return xmlError(404, 'NoSuchKey', 'The specified key does not exist.');
 		return serveFile(ctx, file, ctx.method === 'HEAD');
 	}
 
 	function handleShare(ctx, token) {
 		const found = store.fileByShareToken(token);
-		if (!found || !found.file || !options.shareLinks || !found.rec || found.rec.status !== 'success') {
-			return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not Found' };
+		if (
+			!found ||
+			!found.file ||
+			!options.shareLinks ||
+			!found.rec ||
+			found.rec.status !== 'success'
+		) {
+			return {
+				status: 404,
+				headers: { 'content-type': 'text/plain; charset=utf-8' },
+				body: 'Not Found',
+			};
 		}
 		return serveFile(ctx, found.file, ctx.method === 'HEAD');
 	}
 
 	function handlePreview(ctx, id) {
 		const rec = store.documents.get(id);
-		if (!rec) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not Found' };
+		if (!rec)
+			return {
+				status: 404,
+				headers: { 'content-type': 'text/plain; charset=utf-8' },
+				body: 'Not Found',
+			};
 		const url = rec.status === 'success' ? store.downloadUrlFor(rec) : null;
 		const esc = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 		const body = url
@@ -422,14 +519,16 @@ async function startSandbox(userOptions = {}) {
 		let m;
 		if ((m = /^\/files\/([^/]+)\/([^/]+)$/.exec(ctx.path))) return handleDownload(ctx, m[1], m[2]);
 		if ((m = /^\/share\/([^/]+)\/[^/]+$/.exec(ctx.path))) return handleShare(ctx, m[1]);
-		if ((m = /^\/preview\/([^/]+)$/.exec(ctx.path)) && ctx.method === 'GET') return handlePreview(ctx, m[1]);
+		if ((m = /^\/preview\/([^/]+)$/.exec(ctx.path)) && ctx.method === 'GET')
+			return handlePreview(ctx, m[1]);
 
 		const path = ctx.path.length > 1 ? ctx.path.replace(/\/+$/, '') : ctx.path;
 		for (const [methods, pattern, fn] of routes) {
 			const allowed = Array.isArray(methods) ? methods : [methods];
 			const match = pattern.exec(path);
 			if (!match || !allowed.includes(ctx.method)) continue;
-			if (ctx.authorization !== `Bearer ${options.apiKey}`) return errorList(401, 'Unauthorized', UNAUTHORIZED_DETAIL);
+			if (ctx.authorization !== `Bearer ${options.apiKey}`)
+				return errorList(401, 'Unauthorized', UNAUTHORIZED_DETAIL);
 			const params = match.slice(1).map((p) => {
 				try {
 					return decodeURIComponent(p);
@@ -466,10 +565,13 @@ async function startSandbox(userOptions = {}) {
 
 	function sleep(ms) {
 		return new Promise((resolve) => {
-			const t = setTimeout(() => {
-				timers.delete(t);
-				resolve();
-			}, Math.min(ms, 0x7fffffff));
+			const t = setTimeout(
+				() => {
+					timers.delete(t);
+					resolve();
+				},
+				Math.min(ms, 0x7fffffff),
+			);
 			timers.add(t);
 		});
 	}
@@ -521,7 +623,12 @@ async function startSandbox(userOptions = {}) {
 		};
 
 		try {
-			if (tooLarge) return send(res, entry, errorList(413, 'Payload Too Large', 'The request body is too large.'));
+			if (tooLarge)
+				return send(
+					res,
+					entry,
+					errorList(413, 'Payload Too Large', 'The request body is too large.'),
+				);
 			const fault = faults.take(req.method, url.pathname);
 			if (fault) {
 				entry.fault = fault.type;
@@ -569,7 +676,11 @@ async function startSandbox(userOptions = {}) {
 	});
 	const address = server.address();
 	const shownHost =
-		options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host.includes(':') ? `[${options.host}]` : options.host;
+		options.host === '0.0.0.0' || options.host === '::'
+			? '127.0.0.1'
+			: options.host.includes(':')
+				? `[${options.host}]`
+				: options.host;
 	baseUrl = `http://${shownHost}:${address.port}`;
 
 	const sb = {
@@ -622,7 +733,8 @@ async function startSandbox(userOptions = {}) {
 					if (v !== options[k]) throw new Error(`sandbox: option ${k} cannot change at run time`);
 					continue;
 				}
-				if (k === 'listOrder' && !LIST_ORDERS.includes(v)) throw new Error(`sandbox: listOrder must be one of ${LIST_ORDERS}`);
+				if (k === 'listOrder' && !LIST_ORDERS.includes(v))
+					throw new Error(`sandbox: listOrder must be one of ${LIST_ORDERS}`);
 				if (k === 'availableDocuments') store.account.available_documents = v;
 				options[k] = v;
 			}

@@ -16,15 +16,37 @@ const TITLE_MAX_CHARS = Math.floor((PAGE_WIDTH - 2 * MARGIN) / (TITLE_SIZE * 0.6
 
 // Letters that NFKD does not decompose into ASCII.
 const TRANSLIT = {
-	ß: 'ss', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'Th',
-	'\u2018': "'", '\u2019': "'", '\u201c': '"', '\u201d': '"', '\u2013': '-', '\u2014': '-', '\u2026': '...', '\u20ac': 'EUR',
+	ß: 'ss',
+	æ: 'ae',
+	Æ: 'AE',
+	œ: 'oe',
+	Œ: 'OE',
+	ø: 'o',
+	Ø: 'O',
+	ł: 'l',
+	Ł: 'L',
+	đ: 'd',
+	Đ: 'D',
+	þ: 'th',
+	Þ: 'Th',
+	'\u2018': "'",
+	'\u2019': "'",
+	'\u201c': '"',
+	'\u201d': '"',
+	'\u2013': '-',
+	'\u2014': '-',
+	'\u2026': '...',
+	'\u20ac': 'EUR',
 	'\u00a0': ' ',
 };
 
 /** Reduces text to printable ASCII: accents are stripped, a few letters transliterated, anything else becomes '?'. */
 function toAscii(text) {
 	return String(text)
-		.replace(/[ßæÆœŒøØłŁđĐþÞ\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u20ac\u00a0]/g, (c) => TRANSLIT[c])
+		.replace(
+			/[ßæÆœŒøØłŁđĐþÞ\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u20ac\u00a0]/g,
+			(c) => TRANSLIT[c],
+		)
 		.normalize('NFKD')
 		.replace(/[\u0300-\u036f]/g, '')
 		.replace(/[\r\n\t]+/g, ' ')
@@ -111,12 +133,24 @@ function buildPdf({ title, payload, subtitle }) {
 			ops.push('ET');
 			y -= TITLE_SIZE + (titleLines.length - 1) * (TITLE_SIZE + 4) + 10;
 			if (subtitle) {
-				ops.push('BT', `/F1 9 Tf`, `${MARGIN} ${y - 9} Td`, `${pdfString(toAscii(subtitle))} Tj`, 'ET');
+				ops.push(
+					'BT',
+					`/F1 9 Tf`,
+					`${MARGIN} ${y - 9} Td`,
+					`${pdfString(toAscii(subtitle))} Tj`,
+					'ET',
+				);
 				y -= 9 + 6;
 			}
 			y -= LEADING;
 		} else {
-			ops.push('BT', `/F2 11 Tf`, `${MARGIN} ${y - 11} Td`, `${pdfString(`${titleLines[0]} (continued)`)} Tj`, 'ET');
+			ops.push(
+				'BT',
+				`/F2 11 Tf`,
+				`${MARGIN} ${y - 11} Td`,
+				`${pdfString(`${titleLines[0]} (continued)`)} Tj`,
+				'ET',
+			);
 			y -= 11 + LEADING + 6;
 		}
 		const room = Math.max(1, Math.floor((y - bottom) / LEADING) + 1);
@@ -134,7 +168,13 @@ function buildPdf({ title, payload, subtitle }) {
 	} while (index < wrapped.length);
 
 	pages.forEach((ops, i) => {
-		ops.push('BT', '/F1 8 Tf', `${MARGIN} ${MARGIN - 8} Td`, `${pdfString(`Page ${i + 1} of ${pages.length}`)} Tj`, 'ET');
+		ops.push(
+			'BT',
+			'/F1 8 Tf',
+			`${MARGIN} ${MARGIN - 8} Td`,
+			`${pdfString(`Page ${i + 1} of ${pages.length}`)} Tj`,
+			'ET',
+		);
 	});
 
 	// Object numbers: 1 catalog, 2 pages, 3 Helvetica, 4 Helvetica-Bold, 5 info,
@@ -144,14 +184,16 @@ function buildPdf({ title, payload, subtitle }) {
 	objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
 	objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
 	objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
-	objects[4] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
+	objects[4] =
+		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
 	objects[5] = `<< /Title ${pdfString(titleLines.join(' '))} /Producer (document generation sandbox) >>`;
 	pages.forEach((ops, i) => {
 		const stream = `${ops.join('\n')}\n`;
 		objects[6 + 2 * i] =
 			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
 			`/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${7 + 2 * i} 0 R >>`;
-		objects[7 + 2 * i] = `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}endstream`;
+		objects[7 + 2 * i] =
+			`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}endstream`;
 	});
 
 	const chunks = [];
@@ -170,9 +212,12 @@ function buildPdf({ title, payload, subtitle }) {
 	}
 	const xrefAt = length;
 	let xref = `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-	for (let n = 1; n < objects.length; n++) xref += `${String(offsets[n]).padStart(10, '0')} 00000 n \n`;
+	for (let n = 1; n < objects.length; n++)
+		xref += `${String(offsets[n]).padStart(10, '0')} 00000 n \n`;
 	put(xref);
-	put(`trailer\n<< /Size ${objects.length} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xrefAt}\n%%EOF`);
+	put(
+		`trailer\n<< /Size ${objects.length} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xrefAt}\n%%EOF`,
+	);
 	return Buffer.concat(chunks, length);
 }
 

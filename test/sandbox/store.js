@@ -27,7 +27,11 @@ function mimeFor(filename) {
 
 class ValidationError extends Error {
 	constructor(errors) {
-		super(Object.entries(errors).map(([k, v]) => `${k} ${v.join(', ')}`).join('; '));
+		super(
+			Object.entries(errors)
+				.map(([k, v]) => `${k} ${v.join(', ')}`)
+				.join('; '),
+		);
 		this.errors = errors;
 	}
 }
@@ -45,7 +49,8 @@ function jsonObjectString(value) {
 			throw new Error('must be a JSON object');
 		}
 	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('must be a JSON object');
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+		throw new Error('must be a JSON object');
 	return JSON.stringify(parsed);
 }
 
@@ -65,8 +70,18 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 
 	// ---- seed ----
 	const workspaces = [
-		{ id: uuidV4(random), identifier: 'Acme Billing', created_at: start - 200 * DAY, updated_at: start - 20 * DAY },
-		{ id: uuidV4(random), identifier: 'Acme HR', created_at: start - 150 * DAY, updated_at: start - 10 * DAY },
+		{
+			id: uuidV4(random),
+			identifier: 'Acme Billing',
+			created_at: start - 200 * DAY,
+			updated_at: start - 20 * DAY,
+		},
+		{
+			id: uuidV4(random),
+			identifier: 'Acme HR',
+			created_at: start - 150 * DAY,
+			updated_at: start - 10 * DAY,
+		},
 	];
 	const seedTemplates = [
 		['invoice', 0, 'pdf', 'Billing'],
@@ -126,9 +141,14 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	function filenameFor(rec, template) {
 		const ext = template.output_type === 'image' ? 'png' : 'pdf';
 		const meta = parseOrNull(rec.meta);
-		const wanted = meta && typeof meta === 'object' && typeof meta._filename === 'string' ? meta._filename.trim() : '';
+		const wanted =
+			meta && typeof meta === 'object' && typeof meta._filename === 'string'
+				? meta._filename.trim()
+				: '';
 		if (wanted) {
-			const clean = [...wanted].map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 0x20 ? '_' : c)).join('');
+			const clean = [...wanted]
+				.map((c) => (c === '/' || c === '\\' || c.charCodeAt(0) < 0x20 ? '_' : c))
+				.join('');
 			return clean.toLowerCase().endsWith(`.${ext}`) ? clean : `${clean}.${ext}`;
 		}
 		return `${template.identifier}-${rec.id.slice(0, 8)}.${ext}`;
@@ -217,7 +237,10 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 			throw new ValidationError({ document: ['is missing'] });
 		}
 		if (creating || doc.document_template_id !== undefined) {
-			const t = typeof doc.document_template_id === 'string' ? templateById(doc.document_template_id) : undefined;
+			const t =
+				typeof doc.document_template_id === 'string'
+					? templateById(doc.document_template_id)
+					: undefined;
 			if (!t) add('document_template', 'must exist');
 			else out.template = t;
 		}
@@ -242,7 +265,10 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	}
 
 	function checksumOf(rec) {
-		return crypto.createHash('md5').update(`${rec.document_template_id}\n${rec.payload}`).digest('hex');
+		return crypto
+			.createHash('md5')
+			.update(`${rec.document_template_id}\n${rec.payload}`)
+			.digest('hex');
 	}
 
 	function newRecord({ id, template, payload, meta, at, createdAt }) {
@@ -269,7 +295,12 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	function insert(rec) {
 		if (documents.has(rec.id)) throw new Error(`sandbox: document ${rec.id} exists already`);
 		documents.set(rec.id, rec);
-		internals.set(rec.id, { epoch: 0, handles: [], file: null, shareToken: random.bytes(12).toString('hex') });
+		internals.set(rec.id, {
+			epoch: 0,
+			handles: [],
+			file: null,
+			shareToken: random.bytes(12).toString('hex'),
+		});
 	}
 
 	/** HTTP create. `doc` = body.document. */
@@ -349,7 +380,9 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	// ---- server-side helpers (no HTTP) ----
 
 	function serverCreate(fields = {}) {
-		const template = fields.document_template_id ? templateById(fields.document_template_id) : templates[0];
+		const template = fields.document_template_id
+			? templateById(fields.document_template_id)
+			: templates[0];
 		if (!template) throw new Error(`sandbox: unknown template ${fields.document_template_id}`);
 		const v = validate({ payload: fields.payload, meta: fields.meta }, false);
 		const at = now();
@@ -361,7 +394,10 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 			payload: v.payload,
 			meta: v.meta,
 			at: updatedAt === undefined ? at : updatedAt,
-			createdAt: createdAt === undefined ? Math.min(at, updatedAt === undefined ? at : updatedAt) : createdAt,
+			createdAt:
+				createdAt === undefined
+					? Math.min(at, updatedAt === undefined ? at : updatedAt)
+					: createdAt,
 		});
 		insert(rec);
 		setStatus(rec, fields.status || 'draft', fields, updatedAt === undefined ? at : updatedAt);
@@ -408,7 +444,8 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 		const rec = documents.get(id);
 		if (!rec) throw new Error(`sandbox: unknown document ${id}`);
 		const doc = {};
-		for (const k of ['document_template_id', 'payload', 'meta']) if (fields[k] !== undefined) doc[k] = fields[k];
+		for (const k of ['document_template_id', 'payload', 'meta'])
+			if (fields[k] !== undefined) doc[k] = fields[k];
 		applyChanges(rec, validate(doc, false));
 		const updatedAt = toMs(fields.updated_at);
 		const at = updatedAt === undefined ? now() : updatedAt;
@@ -476,7 +513,11 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 			download_url: c.download_url,
 			failure_cause: c.failure_cause,
 			filename: c.filename,
-			generation_logs: rec.generation_logs.map((l) => ({ type: l.type, message: l.message, timestamp: isoTime(l.timestamp) })),
+			generation_logs: rec.generation_logs.map((l) => ({
+				type: l.type,
+				message: l.message,
+				timestamp: isoTime(l.timestamp),
+			})),
 			meta: c.meta,
 			payload: rec.payload,
 			preview_url: `${baseUrl()}/preview/${rec.id}`,
@@ -521,7 +562,12 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	}
 
 	function asWorkspaceCard(w) {
-		return { id: w.id, identifier: w.identifier, created_at: isoTime(w.created_at), updated_at: isoTime(w.updated_at) };
+		return {
+			id: w.id,
+			identifier: w.identifier,
+			created_at: isoTime(w.created_at),
+			updated_at: isoTime(w.updated_at),
+		};
 	}
 
 	function asAccount() {
@@ -560,7 +606,8 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	}
 
 	function fileByShareToken(token) {
-		for (const [id, inn] of internals) if (inn.shareToken === token) return { id, rec: documents.get(id), file: fileOf(id) };
+		for (const [id, inn] of internals)
+			if (inn.shareToken === token) return { id, rec: documents.get(id), file: fileOf(id) };
 		return null;
 	}
 

@@ -65,7 +65,10 @@ function isoDay(ms) {
 
 /** yyyymmddThhmmssZ as used by AWS signatures. */
 function amzDate(ms) {
-	return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+	return new Date(ms)
+		.toISOString()
+		.replace(/[-:]/g, '')
+		.replace(/\.\d{3}/, '');
 }
 
 /** Parses an amzDate back into ms, or NaN. */

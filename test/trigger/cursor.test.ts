@@ -31,31 +31,62 @@ import {
 
 const BASE = Date.UTC(2030, 5, 1, 12, 0, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
-const card = (id: string, ms: number, extra: Card = {}): Card => ({ id, updated_at: iso(ms), status: 'success', ...extra });
+const card = (id: string, ms: number, extra: Card = {}): Card => ({
+	id,
+	updated_at: iso(ms),
+	status: 'success',
+	...extra,
+});
 const entry = (id: string, ms: number, extra: Card = {}): Entry => entryOf(card(id, ms, extra))!;
-const amz = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-const signedUrl = (ms: number) => `https://bucket.s3.amazonaws.com/doc.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=${amz(ms)}&X-Amz-Expires=900&X-Amz-Signature=ab`;
+const amz = (ms: number) =>
+	new Date(ms)
+		.toISOString()
+		.replace(/[-:]/g, '')
+		.replace(/\.\d{3}/, '');
+const signedUrl = (ms: number) =>
+	`https://bucket.s3.amazonaws.com/doc.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=${amz(ms)}&X-Amz-Expires=900&X-Amz-Signature=ab`;
 
 describe('keys and times', () => {
 	test('timeOf reads ISO 8601 with an offset or Z, and nothing else', () => {
 		expect(timeOf('2030-06-01T12:00:00.123+00:00')).toBe(BASE + 123);
 		expect(timeOf('2030-06-01T14:00:00.123+02:00')).toBe(BASE + 123);
 		expect(timeOf('2030-06-01T12:00:00Z')).toBe(BASE);
-		for (const bad of [undefined, null, '', '  ', 'yesterday', 1234, {}]) expect(timeOf(bad)).toBeUndefined();
+		for (const bad of [undefined, null, '', '  ', 'yesterday', 1234, {}])
+			expect(timeOf(bad)).toBeUndefined();
 	});
 
 	test('an event key is id@updated_at in ms; the same instant written differently is the same key', () => {
-		expect(entryOf(card('a', BASE + 5))).toEqual({ key: `a@${BASE + 5}`, ms: BASE + 5, card: card('a', BASE + 5) });
-		expect(entryOf({ id: 'a', updated_at: '2030-06-01T14:00:00.005+02:00' })!.key).toBe(`a@${BASE + 5}`);
-		expect(entryOf({ id: 'a', updated_at: 'garbage' })).toEqual({ key: 'a@garbage', ms: undefined, card: { id: 'a', updated_at: 'garbage' } });
+		expect(entryOf(card('a', BASE + 5))).toEqual({
+			key: `a@${BASE + 5}`,
+			ms: BASE + 5,
+			card: card('a', BASE + 5),
+		});
+		expect(entryOf({ id: 'a', updated_at: '2030-06-01T14:00:00.005+02:00' })!.key).toBe(
+			`a@${BASE + 5}`,
+		);
+		expect(entryOf({ id: 'a', updated_at: 'garbage' })).toEqual({
+			key: 'a@garbage',
+			ms: undefined,
+			card: { id: 'a', updated_at: 'garbage' },
+		});
 		expect(entryOf({ id: 'a' })!.key).toBe('a@?');
 		expect(entryOf({ updated_at: iso(BASE) })).toBeUndefined();
 		expect(entryOf({ id: '', updated_at: iso(BASE) })).toBeUndefined();
 	});
 
 	test('oldest first by updated_at, then key; unreadable times last; newest ignores them', () => {
-		const list = [entry('b', BASE + 2), entry('a', BASE + 2), entryOf({ id: 'z', updated_at: 'x' })!, entry('c', BASE + 1)];
-		expect(list.sort(oldestFirst).map((e) => e.key)).toEqual([`c@${BASE + 1}`, `a@${BASE + 2}`, `b@${BASE + 2}`, 'z@x']);
+		const list = [
+			entry('b', BASE + 2),
+			entry('a', BASE + 2),
+			entryOf({ id: 'z', updated_at: 'x' })!,
+			entry('c', BASE + 1),
+		];
+		expect(list.sort(oldestFirst).map((e) => e.key)).toEqual([
+			`c@${BASE + 1}`,
+			`a@${BASE + 2}`,
+			`b@${BASE + 2}`,
+			'z@x',
+		]);
 		expect(newest(list)!.key).toBe(`b@${BASE + 2}`);
 		expect(newest([])).toBeUndefined();
 		expect(newest([entryOf({ id: 'z', updated_at: 'x' })!])).toBeUndefined();
@@ -76,13 +107,21 @@ describe('bounds', () => {
 	});
 
 	test('frontierBound: the service time at the start of a walk, less the lag and margins', () => {
-		expect(frontierBound(BASE + 700)).toBe(BASE / 1000 - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1);
+		expect(frontierBound(BASE + 700)).toBe(
+			BASE / 1000 - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1,
+		);
 	});
 
 	test('signedAtOf reads X-Amz-Date of a presigned download URL', () => {
 		expect(signedAtOf({ download_url: signedUrl(BASE + 42_000) })).toBe(BASE + 42_000);
 		expect(signedAtOf({ download_url: `https://x/y.pdf?X-Amz-Date=${amz(BASE)}` })).toBe(BASE);
-		for (const url of [null, undefined, 'https://x/y.pdf', 'https://x/y.pdf?X-Amz-Date=2030-06-01', `https://x/y.pdf?Not-X-Amz-Date=${amz(BASE)}x`]) {
+		for (const url of [
+			null,
+			undefined,
+			'https://x/y.pdf',
+			'https://x/y.pdf?X-Amz-Date=2030-06-01',
+			`https://x/y.pdf?Not-X-Amz-Date=${amz(BASE)}x`,
+		]) {
 			expect(signedAtOf({ download_url: url })).toBeUndefined();
 		}
 	});
@@ -93,7 +132,10 @@ describe('bounds', () => {
 		clock.observe([{ download_url: null }, { id: 'x' }], 1000);
 		expect(clock.lowerBoundAt(1000)).toBeUndefined();
 		// Read at host 5000: service was BASE+10 s (the newest link of the answer counts).
-		clock.observe([{ download_url: signedUrl(BASE + 9000) }, { download_url: signedUrl(BASE + 10_000) }], 5000);
+		clock.observe(
+			[{ download_url: signedUrl(BASE + 9000) }, { download_url: signedUrl(BASE + 10_000) }],
+			5000,
+		);
 		expect(clock.lowerBoundAt(5000)).toBe(BASE + 10_000);
 		expect(clock.lowerBoundAt(7000)).toBe(BASE + 10_000); // later: at least as late
 		expect(clock.lowerBoundAt(2000)).toBe(BASE + 7000); // 3 s of host time earlier
@@ -101,7 +143,7 @@ describe('bounds', () => {
 		expect(clock.lowerBoundAt(5000)).toBe(BASE + 10_000);
 	});
 
-	test('ServiceClock: an answer\'s HTTP Date counts too, floored and one second earlier', () => {
+	test("ServiceClock: an answer's HTTP Date counts too, floored and one second earlier", () => {
 		expect(DATE_MARGIN_SECONDS).toBe(1);
 		const clock = new ServiceClock();
 		// A failure list: no links, only the Date (BASE is a whole second).
@@ -125,12 +167,24 @@ describe('bounds', () => {
 	test('a walk whose only clock reading is a Date moves the bound past a quiet stretch', () => {
 		const clock = new ServiceClock();
 		// Walk began at host 0; the answer (a failure card stamped 60 s earlier) came at host 300.
-		const card = { id: 'f', status: 'failure', updated_at: new Date(BASE - 60_000).toISOString(), download_url: null };
+		const card = {
+			id: 'f',
+			status: 'failure',
+			updated_at: new Date(BASE - 60_000).toISOString(),
+			download_url: null,
+		};
 		clock.observe([card], 300, BASE);
 		const facts = { durationMs: 300, serviceStartMs: clock.lowerBoundAt(0) };
-		const { next } = advance({ cursor: BASE - 60_000, since: null, seen: {} }, [entryOf(card)!], true, facts);
+		const { next } = advance(
+			{ cursor: BASE - 60_000, since: null, seen: {} },
+			[entryOf(card)!],
+			true,
+			facts,
+		);
 		expect(next.since).toBe(frontierBound(BASE - 1000 - 300));
-		expect(next.since).toBe(BASE / 1000 - 1 - 1 - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1);
+		expect(next.since).toBe(
+			BASE / 1000 - 1 - 1 - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1,
+		);
 		expect(next.since! * 1000).toBeGreaterThan(BASE - 60_000);
 	});
 
@@ -143,7 +197,8 @@ describe('bounds', () => {
 
 describe('Walk: when one walk of the list is enough', () => {
 	/** `n` cards one second apart: all but the last ~7 s are "old" (below the next bound). */
-	const cards = (n: number, from = BASE, step = 1000) => Array.from({ length: n }, (_, i) => card(`d${i}`, from + i * step));
+	const cards = (n: number, from = BASE, step = 1000) =>
+		Array.from({ length: n }, (_, i) => card(`d${i}`, from + i * step));
 
 	test('a single page is one answer: settled', () => {
 		const walk = new Walk();
@@ -164,7 +219,12 @@ describe('Walk: when one walk of the list is enough', () => {
 		const walk = new Walk();
 		const list = cards(60);
 		const missed = list[10];
-		expect(walk.addPass(list.filter((c) => c !== missed), 3)).toBe(false);
+		expect(
+			walk.addPass(
+				list.filter((c) => c !== missed),
+				3,
+			),
+		).toBe(false);
 		expect(walk.addPass(list, 3)).toBe(false);
 		expect(walk.entries.has(entryOf(missed)!.key)).toBe(true);
 		expect(walk.addPass(list, 3)).toBe(true);
@@ -175,7 +235,9 @@ describe('Walk: when one walk of the list is enough', () => {
 		// The next bound is floor(newest) - overlap: a card from then on is listed again.
 		const walk = new Walk();
 		expect(walk.addPass(list, 3)).toBe(false);
-		expect(walk.addPass([...list, card('late', BASE + 59_000 - (OVERLAP_SECONDS - 1) * 1000)], 3)).toBe(true);
+		expect(
+			walk.addPass([...list, card('late', BASE + 59_000 - (OVERLAP_SECONDS - 1) * 1000)], 3),
+		).toBe(true);
 		// One more arrival in every walk does not hold it up either.
 		const busy = new Walk();
 		expect(busy.addPass(list, 3)).toBe(false);
@@ -208,7 +270,12 @@ describe('Walk: when one walk of the list is enough', () => {
 		const after = oldOnes.filter((c) => c !== left);
 		const walk = new Walk();
 		// Walk 1: page 1 still had `left`; page 2 came after it left, and never showed `missed`.
-		expect(walk.addPass([...oldOnes.slice(0, 24), ...after.slice(23).filter((c) => c !== missed), after[0]], 2)).toBe(false);
+		expect(
+			walk.addPass(
+				[...oldOnes.slice(0, 24), ...after.slice(23).filter((c) => c !== missed), after[0]],
+				2,
+			),
+		).toBe(false);
 		// Walk 2 (reshuffled): 47 served, `missed` again absent (one card twice).
 		const second = [...after.filter((c) => c !== missed), after[5]];
 		expect(second).toHaveLength(47);
@@ -256,7 +323,11 @@ describe('Walk: when one walk of the list is enough', () => {
 });
 
 describe('state transitions', () => {
-	const fresh = (since: number | null, seen: Record<string, number> = {}, cursor: number | null = null): EventCursor => ({
+	const fresh = (
+		since: number | null,
+		seen: Record<string, number> = {},
+		cursor: number | null = null,
+	): EventCursor => ({
 		cursor,
 		since,
 		seen,
@@ -276,21 +347,34 @@ describe('state transitions', () => {
 
 	test('initialCursor: never below what the first poll listed; a clock reading moves it past old history', () => {
 		const list = [entry('c', BASE)];
-		expect(initialCursor(list, { durationMs: 0, coveredSince: BASE / 1000 - 3 }).since).toBe(BASE / 1000 - 3);
+		expect(initialCursor(list, { durationMs: 0, coveredSince: BASE / 1000 - 3 }).since).toBe(
+			BASE / 1000 - 3,
+		);
 		const later = initialCursor(list, { durationMs: 0, serviceStartMs: BASE + 3_600_000 });
 		expect(later.since).toBe(frontierBound(BASE + 3_600_000));
 		expect(later.seen).toEqual({});
 		// A clock reading alone (nothing listed) sets a bound too.
-		expect(initialCursor([], { durationMs: 0, serviceStartMs: BASE }).since).toBe(frontierBound(BASE));
+		expect(initialCursor([], { durationMs: 0, serviceStartMs: BASE }).since).toBe(
+			frontierBound(BASE),
+		);
 	});
 
 	test('advance: only unseen keys are fresh, oldest first; seen keys and cursor are kept', () => {
 		const prev = fresh(BASE / 1000 - 10, { [`a@${BASE - 5000}`]: BASE - 5000 }, BASE - 5000);
-		const { next, fresh: out } = advance(prev, [entry('c', BASE + 20), entry('a', BASE - 5000), entry('b', BASE + 10)], true, { durationMs: 10 });
+		const { next, fresh: out } = advance(
+			prev,
+			[entry('c', BASE + 20), entry('a', BASE - 5000), entry('b', BASE + 10)],
+			true,
+			{ durationMs: 10 },
+		);
 		expect(out.map((e) => e.key)).toEqual([`b@${BASE + 10}`, `c@${BASE + 20}`]);
 		expect(next.cursor).toBe(BASE + 20);
 		expect(next.since).toBe(BASE / 1000 - OVERLAP_SECONDS - 1);
-		expect(Object.keys(next.seen).sort()).toEqual([`a@${BASE - 5000}`, `b@${BASE + 10}`, `c@${BASE + 20}`]);
+		expect(Object.keys(next.seen).sort()).toEqual([
+			`a@${BASE - 5000}`,
+			`b@${BASE + 10}`,
+			`c@${BASE + 20}`,
+		]);
 	});
 
 	test('advance: a regenerated document (same id, new updated_at) is fresh again', () => {
@@ -301,9 +385,16 @@ describe('state transitions', () => {
 
 	test('advance: the bound never moves back, and stays put when the walk did not settle', () => {
 		const prev = fresh(BASE / 1000, {}, BASE + 9000);
-		expect(advance(prev, [entry('x', BASE + 500)], true, { durationMs: 0 }).next.since).toBe(BASE / 1000 + 9 - OVERLAP_SECONDS);
-		expect(advance(fresh(BASE / 1000 + 5, {}, BASE + 9000), [], true, { durationMs: 0 }).next.since).toBe(BASE / 1000 + 5);
-		const unsettled = advance(prev, [entry('y', BASE + 60_000)], false, { durationMs: 0, serviceStartMs: BASE + 70_000 });
+		expect(advance(prev, [entry('x', BASE + 500)], true, { durationMs: 0 }).next.since).toBe(
+			BASE / 1000 + 9 - OVERLAP_SECONDS,
+		);
+		expect(
+			advance(fresh(BASE / 1000 + 5, {}, BASE + 9000), [], true, { durationMs: 0 }).next.since,
+		).toBe(BASE / 1000 + 5);
+		const unsettled = advance(prev, [entry('y', BASE + 60_000)], false, {
+			durationMs: 0,
+			serviceStartMs: BASE + 70_000,
+		});
 		expect(unsettled.next.since).toBe(BASE / 1000);
 		expect(unsettled.next.cursor).toBe(BASE + 60_000);
 		expect(unsettled.fresh).toHaveLength(1);
@@ -311,7 +402,10 @@ describe('state transitions', () => {
 
 	test('advance: idle, a clock reading moves the bound past the cursor and forgets the old keys', () => {
 		const prev = fresh(BASE / 1000 - 8, { [`a@${BASE}`]: BASE }, BASE);
-		const { next, fresh: out } = advance(prev, [entry('a', BASE)], true, { durationMs: 50, serviceStartMs: BASE + 60_000 });
+		const { next, fresh: out } = advance(prev, [entry('a', BASE)], true, {
+			durationMs: 50,
+			serviceStartMs: BASE + 60_000,
+		});
 		expect(out).toEqual([]);
 		expect(next.since).toBe(frontierBound(BASE + 60_000));
 		expect(next.since! * 1000).toBeGreaterThan(BASE);
@@ -323,18 +417,30 @@ describe('state transitions', () => {
 		const a = fresh(100, { x: 100_500, old: 99_000 }, 110_000);
 		const b = fresh(102, { y: 102_000 }, 109_000);
 		expect(mergeCursors(a, b)).toEqual({ cursor: 110_000, since: 102, seen: { y: 102_000 } });
-		expect(mergeCursors(fresh(100, { x: 100_500 }, 1), fresh(100, { y: 100_600 }, 2)).seen).toEqual({ x: 100_500, y: 100_600 });
+		expect(mergeCursors(fresh(100, { x: 100_500 }, 1), fresh(100, { y: 100_600 }, 2)).seen).toEqual(
+			{ x: 100_500, y: 100_600 },
+		);
 	});
 
 	test('mergeCursors with null parts', () => {
-		expect(mergeCursors(fresh(null, { a: 1 }), fresh(null, { b: 2 }))).toEqual({ cursor: null, since: null, seen: { a: 1, b: 2 } });
-		expect(mergeCursors(fresh(null, {}, null), fresh(5, {}, 9000))).toEqual({ cursor: 9000, since: 5, seen: {} });
+		expect(mergeCursors(fresh(null, { a: 1 }), fresh(null, { b: 2 }))).toEqual({
+			cursor: null,
+			since: null,
+			seen: { a: 1, b: 2 },
+		});
+		expect(mergeCursors(fresh(null, {}, null), fresh(5, {}, 9000))).toEqual({
+			cursor: 9000,
+			since: 5,
+			seen: {},
+		});
 	});
 });
 
 describe('stored state', () => {
 	test('round trip through serializeState / readState', () => {
-		const state = { success: { cursor: BASE, since: BASE / 1000 - 8, seen: { [`a@${BASE}`]: BASE } } };
+		const state = {
+			success: { cursor: BASE, since: BASE / 1000 - 8, seen: { [`a@${BASE}`]: BASE } },
+		};
 		const stored = JSON.parse(JSON.stringify(serializeState(state)));
 		expect(stored.version).toBe(1);
 		expect(readState(stored)).toEqual(state);
@@ -342,13 +448,30 @@ describe('stored state', () => {
 
 	test('anything not understood is treated as absent (a fresh start for that event)', () => {
 		expect(readState({})).toEqual({});
-		expect(readState({ version: 2, events: { success: { cursor: 1, since: 1, seen: {} } } })).toEqual({});
+		expect(
+			readState({ version: 2, events: { success: { cursor: 1, since: 1, seen: {} } } }),
+		).toEqual({});
 		expect(readState({ version: 1, events: 'x' })).toEqual({});
-		expect(readState({ version: 1, events: { success: { cursor: 1, since: 1, seen: {} }, draft: {} } })).toEqual({ success: { cursor: 1, since: 1, seen: {} } });
-		for (const bad of [null, [], 'x', { cursor: 'x', since: 1, seen: {} }, { cursor: 1, since: 1.5, seen: {} }, { cursor: 1, since: 1, seen: [] }, { cursor: 1, since: 1, seen: { a: 'x' } }, { cursor: 1, since: 1 }]) {
+		expect(
+			readState({ version: 1, events: { success: { cursor: 1, since: 1, seen: {} }, draft: {} } }),
+		).toEqual({ success: { cursor: 1, since: 1, seen: {} } });
+		for (const bad of [
+			null,
+			[],
+			'x',
+			{ cursor: 'x', since: 1, seen: {} },
+			{ cursor: 1, since: 1.5, seen: {} },
+			{ cursor: 1, since: 1, seen: [] },
+			{ cursor: 1, since: 1, seen: { a: 'x' } },
+			{ cursor: 1, since: 1 },
+		]) {
 			expect(readCursor(bad)).toBeUndefined();
 		}
-		expect(readCursor({ cursor: null, since: null, seen: {} })).toEqual({ cursor: null, since: null, seen: {} });
+		expect(readCursor({ cursor: null, since: null, seen: {} })).toEqual({
+			cursor: null,
+			since: null,
+			seen: {},
+		});
 	});
 });
 
@@ -360,7 +483,9 @@ describe('matches', () => {
 		expect(matches(c, 'success', { templateIds: [] })).toBe(true);
 		expect(matches(c, 'failure', { templateIds: [] })).toBe(false);
 		expect(matches(c, 'success', { templateIds: [tpl] })).toBe(true);
-		expect(matches(c, 'success', { templateIds: ['bbbbbbbb-5f60-4a7b-8c9d-0e1f2a3b4c5d'] })).toBe(false);
+		expect(matches(c, 'success', { templateIds: ['bbbbbbbb-5f60-4a7b-8c9d-0e1f2a3b4c5d'] })).toBe(
+			false,
+		);
 		expect(matches(c, 'success', { templateIds: [], workspaceId: ws.toUpperCase() })).toBe(true);
 		expect(matches(c, 'success', { templateIds: [], workspaceId: tpl })).toBe(false);
 		// A card without those fields is not refused on their account.
@@ -380,7 +505,12 @@ describe('model check (fast-check)', () => {
 		visibleAt: number;
 	}
 
-	function simulate(ops: Array<{ gap: number; burst: number; backdate: number; lag: number; regen: boolean }>, inclusive: boolean, order: 'newest' | 'oldest' | 'random', seed: number) {
+	function simulate(
+		ops: Array<{ gap: number; burst: number; backdate: number; lag: number; regen: boolean }>,
+		inclusive: boolean,
+		order: 'newest' | 'oldest' | 'random',
+		seed: number,
+	) {
 		let now = BASE;
 		let rnd = seed >>> 0;
 		const random = () => {
@@ -392,10 +522,24 @@ describe('model check (fast-check)', () => {
 		const truth: string[] = [];
 		const fired = new Set<string>();
 		const list = (since: number | null, page: number) => {
-			let cards = [...docs.values()].filter((d) => now >= d.visibleAt && (since === null || (inclusive ? Math.floor(d.ms / 1000) >= since : Math.floor(d.ms / 1000) > since)));
-			if (order === 'random') cards = cards.map((d) => [random(), d] as const).sort((a, b) => a[0] - b[0]).map(([, d]) => d);
-			else cards.sort((a, b) => (order === 'newest' ? b.ms - a.ms : a.ms - b.ms) || (a.id < b.id ? -1 : 1));
-			const slice = cards.slice((page - 1) * 24, page * 24).map((d) => card(d.id, d.ms, { download_url: signedUrl(now) }));
+			let cards = [...docs.values()].filter(
+				(d) =>
+					now >= d.visibleAt &&
+					(since === null ||
+						(inclusive ? Math.floor(d.ms / 1000) >= since : Math.floor(d.ms / 1000) > since)),
+			);
+			if (order === 'random')
+				cards = cards
+					.map((d) => [random(), d] as const)
+					.sort((a, b) => a[0] - b[0])
+					.map(([, d]) => d);
+			else
+				cards.sort(
+					(a, b) => (order === 'newest' ? b.ms - a.ms : a.ms - b.ms) || (a.id < b.id ? -1 : 1),
+				);
+			const slice = cards
+				.slice((page - 1) * 24, page * 24)
+				.map((d) => card(d.id, d.ms, { download_url: signedUrl(now) }));
 			return { cards: slice, nextPage: page * 24 < cards.length ? page + 1 : null };
 		};
 		const walkAll = (since: number | null, cursor: number | null = null) => {
@@ -412,7 +556,10 @@ describe('model check (fast-check)', () => {
 				}
 				const clock = new ServiceClock();
 				clock.observe(cards, 0);
-				settled = walk.addPass(cards, pages, { durationMs: 0, serviceStartMs: clock.lowerBoundAt(0) });
+				settled = walk.addPass(cards, pages, {
+					durationMs: 0,
+					serviceStartMs: clock.lowerBoundAt(0),
+				});
 			}
 			return { walk, settled };
 		};
@@ -437,8 +584,14 @@ describe('model check (fast-check)', () => {
 			}
 			const { walk, settled } = walkAll(state.since, state.cursor);
 			const clock = new ServiceClock();
-			clock.observe([...walk.entries.values()].map((e) => e.card), 0);
-			const result = advance(state, walk.entries.values(), settled, { durationMs: 0, serviceStartMs: clock.lowerBoundAt(0) });
+			clock.observe(
+				[...walk.entries.values()].map((e) => e.card),
+				0,
+			);
+			const result = advance(state, walk.entries.values(), settled, {
+				durationMs: 0,
+				serviceStartMs: clock.lowerBoundAt(0),
+			});
 			state = result.next;
 			for (const e of result.fresh) {
 				if (fired.has(e.key)) throw new Error(`${e.key} fired twice`);

@@ -19,7 +19,11 @@ export async function rig(
 	staticData?: Record<string, unknown>,
 ): Promise<Rig> {
 	const sb = await startSandbox({ clock: 'manual', startTime: T0, seed: 7, ...options });
-	const poller = await createPoller({ parameters, credentials: credentialsFor(sb), staticData: staticData as never });
+	const poller = await createPoller({
+		parameters,
+		credentials: credentialsFor(sb),
+		staticData: staticData as never,
+	});
 	return { sb, poller };
 }
 

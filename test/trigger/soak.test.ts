@@ -65,7 +65,8 @@ class Truth {
 			const signature = `${rec.status}@${rec.updated_at}`;
 			if (this.last.get(rec.id) === signature) continue;
 			this.last.set(rec.id, signature);
-			if (this.recording && this.chosen.includes(rec.status as Status)) this.events.push(`${rec.id}@${rec.updated_at}`);
+			if (this.recording && this.chosen.includes(rec.status as Status))
+				this.events.push(`${rec.id}@${rec.updated_at}`);
 		}
 	}
 }
@@ -111,7 +112,15 @@ async function soak(scenario: Scenario, seed: number) {
 		const fired: string[] = [];
 		const debugLog: string[] = [];
 		const firedSet = new Set<string>();
-		const stats = { docs: 0, polls: 0, failedPolls: 0, midPoll: 0, regenerated: 0, requests: 0, maxSeen: 0 };
+		const stats = {
+			docs: 0,
+			polls: 0,
+			failedPolls: 0,
+			midPoll: 0,
+			regenerated: 0,
+			requests: 0,
+			maxSeen: 0,
+		};
 
 		const advance = (ms: number) => {
 			// Small steps so that no document finishes twice between two scans.
@@ -121,7 +130,8 @@ async function soak(scenario: Scenario, seed: number) {
 			}
 		};
 		const finished = (status: Status, updatedAt?: number) => {
-			const document_template_id = status === 'failure' && rnd.chance(0.5) ? failing : rnd.pick(templates);
+			const document_template_id =
+				status === 'failure' && rnd.chance(0.5) ? failing : rnd.pick(templates);
 			sb.createDocument({ status, document_template_id, updated_at: updatedAt });
 			stats.docs++;
 		};
@@ -133,19 +143,26 @@ async function soak(scenario: Scenario, seed: number) {
 			const burst = rnd.chance(0.15) ? rnd.int(20, 70) : rnd.int(0, 6);
 			for (let i = 0; i < burst; i++) finished(rnd.chance(0.8) ? 'success' : 'failure');
 			// Written a moment ago, listed only now (at most the 5 s the model allows).
-			for (let i = rnd.int(0, 2); i > 0; i--) finished(rnd.pick(['success', 'failure'] as const), now - rnd.int(0, 4900));
+			for (let i = rnd.int(0, 2); i > 0; i--)
+				finished(rnd.pick(['success', 'failure'] as const), now - rnd.int(0, 4900));
 			// Through the generation lifecycle (pending -> generating -> success/failure).
 			for (let i = rnd.int(0, 3); i > 0; i--) {
-				sb.createDocument({ status: 'pending', document_template_id: rnd.chance(0.2) ? failing : rnd.pick(templates) });
+				sb.createDocument({
+					status: 'pending',
+					document_template_id: rnd.chance(0.2) ? failing : rnd.pick(templates),
+				});
 				stats.docs++;
 			}
 			// Documents whose last transition already fired: regenerate, set aside, or delete.
-			const done = [...sb.documents.values()].filter((rec) => firedSet.has(`${rec.id}@${rec.updated_at}`) && rec.updated_at < now);
+			const done = [...sb.documents.values()].filter(
+				(rec) => firedSet.has(`${rec.id}@${rec.updated_at}`) && rec.updated_at < now,
+			);
 			for (let i = Math.min(done.length, rnd.int(0, 4)); i > 0; i--) {
 				const rec = done.splice(rnd.int(0, done.length - 1), 1)[0];
 				const roll = rnd.next();
 				if (roll < 0.45) sb.updateDocument(rec.id, { status: 'pending' });
-				else if (roll < 0.75) sb.updateDocument(rec.id, { status: rnd.pick(['success', 'failure'] as const) });
+				else if (roll < 0.75)
+					sb.updateDocument(rec.id, { status: rnd.pick(['success', 'failure'] as const) });
 				else if (roll < 0.9) sb.updateDocument(rec.id, { status: 'draft' });
 				else sb.deleteDocument(rec.id);
 				stats.regenerated++;
@@ -153,11 +170,14 @@ async function soak(scenario: Scenario, seed: number) {
 			if (midPoll) {
 				// While a poll pages: finished documents (fired or not) leave the list, shifting
 				// the pages under the pager. One not fired yet may legitimately never fire.
-				const finishedNow = [...sb.documents.values()].filter((rec) => (rec.status === 'success' || rec.status === 'failure') && rec.updated_at < now);
+				const finishedNow = [...sb.documents.values()].filter(
+					(rec) => (rec.status === 'success' || rec.status === 'failure') && rec.updated_at < now,
+				);
 				for (let i = Math.min(finishedNow.length, rnd.int(1, 4)); i > 0; i--) {
 					const rec = finishedNow.splice(rnd.int(0, finishedNow.length - 1), 1)[0];
 					optional.add(`${rec.id}@${rec.updated_at}`);
-					if (rnd.chance(0.7)) sb.updateDocument(rec.id, { status: rnd.pick(['pending', 'draft'] as const) });
+					if (rnd.chance(0.7))
+						sb.updateDocument(rec.id, { status: rnd.pick(['pending', 'draft'] as const) });
 					else sb.deleteDocument(rec.id);
 					stats.regenerated++;
 				}
@@ -174,7 +194,8 @@ async function soak(scenario: Scenario, seed: number) {
 			for (const item of items) {
 				const key = keyOfJson(item.json);
 				if (firedSet.has(key)) throw new Error(`seed ${seed}: ${key} fired twice`);
-				if (!scenario.events.includes(item.json.status as Status)) throw new Error(`seed ${seed}: fired a ${String(item.json.status)}`);
+				if (!scenario.events.includes(item.json.status as Status))
+					throw new Error(`seed ${seed}: fired a ${String(item.json.status)}`);
 				firedSet.add(key);
 				fired.push(key);
 			}
@@ -206,8 +227,14 @@ async function soak(scenario: Scenario, seed: number) {
 			const roll = rnd.next();
 			if (roll < 0.12) {
 				// A poll that fails part-way (after 0-3 good list requests): nothing may be lost.
-				for (let k = rnd.int(0, 3); k > 0; k--) sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH });
-				sb.faults.add({ type: 'status', status: rnd.pick([400, 422]), method: 'GET', path: LIST_PATH });
+				for (let k = rnd.int(0, 3); k > 0; k--)
+					sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH });
+				sb.faults.add({
+					type: 'status',
+					status: rnd.pick([400, 422]),
+					method: 'GET',
+					path: LIST_PATH,
+				});
 				try {
 					record(await poller.poll());
 				} catch {
@@ -237,13 +264,27 @@ async function soak(scenario: Scenario, seed: number) {
 				// Per poll: service time, kind, list requests (status:since:page:answer), state.
 				const requests = sb.requests
 					.filter((r) => r.path === LIST_PATH)
-					.map((r) => `${String(r.query['q[status]'])}:${String(r.query['q[updated_since]'])}:p${String(r.query['page[number]'])}:${r.status}`);
-				const events = (poller.staticData() as { events?: Record<string, { cursor: number; since: number; seen: object }> }).events ?? {};
-				const state = Object.entries(events).map(([name, v]) => `${name}(cursor ${v.cursor}, since ${v.since}, ${Object.keys(v.seen).length} keys)`);
-				debugLog.push(`step ${step} t=${sb.clock.now()} ${roll < 0.12 ? 'failing' : roll < 0.3 ? 'mid-walk' : 'plain'} [${requests.join(' ')}] ${state.join(' ')}`);
+					.map(
+						(r) =>
+							`${String(r.query['q[status]'])}:${String(r.query['q[updated_since]'])}:p${String(r.query['page[number]'])}:${r.status}`,
+					);
+				const events =
+					(
+						poller.staticData() as {
+							events?: Record<string, { cursor: number; since: number; seen: object }>;
+						}
+					).events ?? {};
+				const state = Object.entries(events).map(
+					([name, v]) =>
+						`${name}(cursor ${v.cursor}, since ${v.since}, ${Object.keys(v.seen).length} keys)`,
+				);
+				debugLog.push(
+					`step ${step} t=${sb.clock.now()} ${roll < 0.12 ? 'failing' : roll < 0.3 ? 'mid-walk' : 'plain'} [${requests.join(' ')}] ${state.join(' ')}`,
+				);
 			}
 			const data = poller.staticData() as { events?: Record<string, { seen: object }> };
-			for (const state of Object.values(data.events ?? {})) stats.maxSeen = Math.max(stats.maxSeen, Object.keys(state.seen).length);
+			for (const state of Object.values(data.events ?? {}))
+				stats.maxSeen = Math.max(stats.maxSeen, Object.keys(state.seen).length);
 			advance(rnd.int(0, 3000));
 		}
 
@@ -267,7 +308,9 @@ async function soak(scenario: Scenario, seed: number) {
 			for (const key of missed) {
 				const [id, ms] = key.split('@');
 				const rec = sb.documents.get(id);
-				console.log(`missed ${key} (${new Date(Number(ms)).toISOString()}) now: ${rec ? `${rec.status}@${rec.updated_at}` : 'deleted'} optional=${[...optional].filter((k) => k.startsWith(id)).join(',')} fired=${fired.filter((k) => k.startsWith(id)).join(',')}`);
+				console.log(
+					`missed ${key} (${new Date(Number(ms)).toISOString()}) now: ${rec ? `${rec.status}@${rec.updated_at}` : 'deleted'} optional=${[...optional].filter((k) => k.startsWith(id)).join(',')} fired=${fired.filter((k) => k.startsWith(id)).join(',')}`,
+				);
 			}
 			console.log(debugLog.join('\n'));
 		}
@@ -279,9 +322,12 @@ async function soak(scenario: Scenario, seed: number) {
 		expect(optional.size).toBeLessThan(truth.events.length / 10);
 
 		// Bounded state: only keys inside each event's window.
-		const data = poller.staticData() as { events: Record<string, { cursor: number; since: number; seen: Record<string, number> }> };
+		const data = poller.staticData() as {
+			events: Record<string, { cursor: number; since: number; seen: Record<string, number> }>;
+		};
 		for (const state of Object.values(data.events)) {
-			for (const ms of Object.values(state.seen)) expect(ms).toBeGreaterThanOrEqual(state.since * 1000);
+			for (const ms of Object.values(state.seen))
+				expect(ms).toBeGreaterThanOrEqual(state.since * 1000);
 		}
 		expect(stats.maxSeen).toBeLessThan(400);
 	} finally {

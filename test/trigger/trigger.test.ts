@@ -56,7 +56,10 @@ describe.each([
 	['exclusive', false],
 ])('q[updated_since] %s', (_label, inclusive) => {
 	test('first activation fires no history; what finishes afterwards fires once', async () => {
-		const { sb, poller } = await setup({ events: ['success'] }, { updatedSinceInclusive: inclusive });
+		const { sb, poller } = await setup(
+			{ events: ['success'] },
+			{ updatedSinceInclusive: inclusive },
+		);
 		history(sb, 40);
 		await activate({ sb, poller });
 		expect(await poller.poll()).toBeNull();
@@ -70,7 +73,10 @@ describe.each([
 	});
 
 	test('same-second bursts: every document fires once, oldest first', async () => {
-		const { sb, poller } = await setup({ events: ['success'] }, { updatedSinceInclusive: inclusive });
+		const { sb, poller } = await setup(
+			{ events: ['success'] },
+			{ updatedSinceInclusive: inclusive },
+		);
 		history(sb, 3);
 		await activate({ sb, poller });
 		sb.clock.set(Math.floor(sb.clock.now() / 1000) * 1000 + 1000 + 50);
@@ -84,13 +90,18 @@ describe.each([
 		sb.clock.advance(400);
 		const third = finishMany(sb, 5);
 		const result = await poller.poll();
-		expect(keysOf(result).sort()).toEqual([...second, ...third].map((id) => recordKey(sb, id)).sort());
+		expect(keysOf(result).sort()).toEqual(
+			[...second, ...third].map((id) => recordKey(sb, id)).sort(),
+		);
 		expectOldestFirst(itemsOf(result));
 		expect(await poller.poll()).toBeNull();
 	});
 
 	test('more than a page between polls: all fire once, oldest first; an idle poll is one request', async () => {
-		const { sb, poller } = await setup({ events: ['success'] }, { updatedSinceInclusive: inclusive });
+		const { sb, poller } = await setup(
+			{ events: ['success'] },
+			{ updatedSinceInclusive: inclusive },
+		);
 		history(sb, 30);
 		await activate({ sb, poller });
 		const ids: string[] = [];
@@ -157,7 +168,10 @@ describe.each([
 	});
 
 	test('documents listed late with an updated_at up to 5 s old still fire once', async () => {
-		const { sb, poller } = await setup({ events: ['success'] }, { updatedSinceInclusive: inclusive });
+		const { sb, poller } = await setup(
+			{ events: ['success'] },
+			{ updatedSinceInclusive: inclusive },
+		);
 		history(sb, 5);
 		await activate({ sb, poller });
 		const expected: string[] = [];
@@ -204,7 +218,10 @@ describe.each([
 	});
 
 	test('a poll that fails on page 2 throws, keeps its state, and the next poll loses nothing', async () => {
-		const { sb, poller } = await setup({ events: ['success'] }, { updatedSinceInclusive: inclusive });
+		const { sb, poller } = await setup(
+			{ events: ['success'] },
+			{ updatedSinceInclusive: inclusive },
+		);
 		history(sb, 3);
 		await activate({ sb, poller });
 		const ids = finishMany(sb, 60);
@@ -219,7 +236,9 @@ describe.each([
 			(e: unknown) => e,
 		);
 		expect(error).toBeDefined();
-		expect(describeError(error)).toEqual(expect.objectContaining({ name: 'NodeApiError', httpCode: '422' }));
+		expect(describeError(error)).toEqual(
+			expect.objectContaining({ name: 'NodeApiError', httpCode: '422' }),
+		);
 		expect(listRequests(sb)).toBe(2);
 		expect(sb.requests.map((r) => r.query['page[number]'])).toEqual(['1', '2']);
 		expect(JSON.stringify(poller.staticData())).toBe(before);
@@ -257,60 +276,66 @@ describe('service clock, not host clock', () => {
 	});
 });
 
-describe('failures only: the service clock from the list answers\' Date header', () => {
+describe("failures only: the service clock from the list answers' Date header", () => {
 	// Failure cards carry no download link, so no signing time: only the Date of the list
 	// answers tells the service's time, which lets the bound pass a quiet stretch.
 	test.each([
 		['years ahead of the host', T0, true],
 		['years behind the host', Date.UTC(2014, 2, 3, 4, 5, 6, 789), false],
-	])('after a burst of 60 failures, idle polls cost one request each (service %s)', async (_label, start, inclusive) => {
-		const { sb, poller } = await setup({ events: ['failure'] }, { startTime: start, updatedSinceInclusive: inclusive });
-		history(sb, 10);
-		await activate({ sb, poller });
-		sb.clock.advance(1000);
-		const burst = finishMany(sb, 60, { status: 'failure' });
-		sb.clock.advance(1000);
-		sb.resetRequests();
-		let items = itemsOf(await poller.poll());
-		expect(items.map((i) => i.json.id).sort()).toEqual([...burst].sort());
-		expectOldestFirst(items);
-		// 3 pages, walked twice (a walk of several pages is checked by another).
-		expect(listRequests(sb)).toBe(6);
+	])(
+		'after a burst of 60 failures, idle polls cost one request each (service %s)',
+		async (_label, start, inclusive) => {
+			const { sb, poller } = await setup(
+				{ events: ['failure'] },
+				{ startTime: start, updatedSinceInclusive: inclusive },
+			);
+			history(sb, 10);
+			await activate({ sb, poller });
+			sb.clock.advance(1000);
+			const burst = finishMany(sb, 60, { status: 'failure' });
+			sb.clock.advance(1000);
+			sb.resetRequests();
+			let items = itemsOf(await poller.poll());
+			expect(items.map((i) => i.json.id).sort()).toEqual([...burst].sort());
+			expectOldestFirst(items);
+			// 3 pages, walked twice (a walk of several pages is checked by another).
+			expect(listRequests(sb)).toBe(6);
 
-		// The burst's last seconds are listed once more (a card stamped then may show up late)...
-		sb.clock.advance(60_000);
-		sb.resetRequests();
-		expect(await poller.poll()).toBeNull();
-		expect(listRequests(sb)).toBe(6);
-		// ...and from then on, an idle poll is one request.
-		for (let i = 0; i < 4; i++) {
+			// The burst's last seconds are listed once more (a card stamped then may show up late)...
 			sb.clock.advance(60_000);
 			sb.resetRequests();
 			expect(await poller.poll()).toBeNull();
-			expect(listRequests(sb)).toBe(1);
-		}
+			expect(listRequests(sb)).toBe(6);
+			// ...and from then on, an idle poll is one request.
+			for (let i = 0; i < 4; i++) {
+				sb.clock.advance(60_000);
+				sb.resetRequests();
+				expect(await poller.poll()).toBeNull();
+				expect(listRequests(sb)).toBe(1);
+			}
 
-		// A burst polled only once the overlap window has passed: the very next idle poll is one
-		// request.
-		const second = finishMany(sb, 60, { status: 'failure' });
-		sb.clock.advance(15_000);
-		items = itemsOf(await poller.poll());
-		expect(items.map((i) => i.json.id).sort()).toEqual([...second].sort());
-		for (let i = 0; i < 3; i++) {
-			sb.clock.advance(60_000);
+			// A burst polled only once the overlap window has passed: the very next idle poll is one
+			// request.
+			const second = finishMany(sb, 60, { status: 'failure' });
+			sb.clock.advance(15_000);
+			items = itemsOf(await poller.poll());
+			expect(items.map((i) => i.json.id).sort()).toEqual([...second].sort());
+			for (let i = 0; i < 3; i++) {
+				sb.clock.advance(60_000);
+				sb.resetRequests();
+				expect(await poller.poll()).toBeNull();
+				expect(listRequests(sb)).toBe(1);
+			}
+
+			// The bound stayed on the service's clock: what fails now fires, once.
+			sb.clock.advance(1000);
+			const [bad] = finishMany(sb, 1, { status: 'failure' });
 			sb.resetRequests();
-			expect(await poller.poll()).toBeNull();
+			expect(keysOf(await poller.poll())).toEqual([recordKey(sb, bad)]);
 			expect(listRequests(sb)).toBe(1);
-		}
-
-		// The bound stayed on the service's clock: what fails now fires, once.
-		sb.clock.advance(1000);
-		const [bad] = finishMany(sb, 1, { status: 'failure' });
-		sb.resetRequests();
-		expect(keysOf(await poller.poll())).toEqual([recordKey(sb, bad)]);
-		expect(listRequests(sb)).toBe(1);
-		expect(await poller.poll()).toBeNull();
-	});
+			expect(await poller.poll()).toBeNull();
+		},
+	);
 });
 
 describe('activation and manual runs', () => {
@@ -391,7 +416,9 @@ describe('activation and manual runs', () => {
 		expect(JSON.stringify(poller.staticData())).toBe(before);
 
 		// The active trigger still fires both, once.
-		expect(keysOf(await poller.poll()).sort()).toEqual([recordKey(sb, older), recordKey(sb, latest)].sort());
+		expect(keysOf(await poller.poll()).sort()).toEqual(
+			[recordKey(sb, older), recordKey(sb, latest)].sort(),
+		);
 	});
 
 	test('a manual run with only success chosen skips newer failures', async () => {
@@ -427,7 +454,11 @@ describe('events, filters and files', () => {
 		await activate({ sb, poller });
 		sb.resetRequests();
 		expect(await poller.poll()).toBeNull();
-		expect(listQueries(sb).map((q) => q['q[status]']).sort()).toEqual(['failure', 'success']);
+		expect(
+			listQueries(sb)
+				.map((q) => q['q[status]'])
+				.sort(),
+		).toEqual(['failure', 'success']);
 
 		sb.clock.advance(1000);
 		const [bad] = finishMany(sb, 1, { status: 'failure' });
@@ -446,7 +477,10 @@ describe('events, filters and files', () => {
 		const poller = await createPoller({
 			parameters: {
 				events: ['success'],
-				filters: { templateIds: `${invoice.id}, ${receipt.id.toUpperCase()}`, workspaceId: billing },
+				filters: {
+					templateIds: `${invoice.id}, ${receipt.id.toUpperCase()}`,
+					workspaceId: billing,
+				},
 			},
 			credentials: credentialsFor(sb),
 		});
@@ -467,10 +501,22 @@ describe('events, filters and files', () => {
 	test('events given by an expression as comma-separated text are accepted; none at all is refused', async () => {
 		const { sb, poller } = await setup({ events: 'failure, success' as never });
 		await activate({ sb, poller });
-		expect(listQueries(sb).map((q) => q['q[status]']).sort()).toEqual(['failure', 'success']);
-		const none = await createPoller({ parameters: { events: [] }, credentials: credentialsFor(sb) });
+		expect(
+			listQueries(sb)
+				.map((q) => q['q[status]'])
+				.sort(),
+		).toEqual(['failure', 'success']);
+		const none = await createPoller({
+			parameters: { events: [] },
+			credentials: credentialsFor(sb),
+		});
 		sb.resetRequests();
-		const info = describeError(await none.poll().then(() => undefined, (e: unknown) => e));
+		const info = describeError(
+			await none.poll().then(
+				() => undefined,
+				(e: unknown) => e,
+			),
+		);
 		expect(info.name).toBe('NodeOperationError');
 		expect(info.message).toMatch(/No event is chosen/);
 		expect(info.description).toMatch(/Generation Succeeded/);
@@ -478,7 +524,10 @@ describe('events, filters and files', () => {
 	});
 
 	test('a bad template filter is refused before any request', async () => {
-		const { sb, poller } = await setup({ events: ['success'], filters: { templateIds: 'not-a-uuid' } });
+		const { sb, poller } = await setup({
+			events: ['success'],
+			filters: { templateIds: 'not-a-uuid' },
+		});
 		const error = await poller.poll().then(
 			() => undefined,
 			(e: unknown) => e,
@@ -490,7 +539,11 @@ describe('events, filters and files', () => {
 	});
 
 	test('download attaches the file to success items only; a failed download fails the poll and loses nothing', async () => {
-		const { sb, poller } = await setup({ events: ['success', 'failure'], download: true, binaryPropertyName: 'pdf' });
+		const { sb, poller } = await setup({
+			events: ['success', 'failure'],
+			download: true,
+			binaryPropertyName: 'pdf',
+		});
 		history(sb, 3);
 		await activate({ sb, poller });
 		sb.clock.advance(1000);
@@ -600,7 +653,10 @@ describe('robustness', () => {
 			total += keysOf(await poller.poll()).length;
 		}
 		expect(total).toBe(40 * 25);
-		const data = poller.staticData() as { version: number; events: Record<string, { seen: object; cursor: number; since: number }> };
+		const data = poller.staticData() as {
+			version: number;
+			events: Record<string, { seen: object; cursor: number; since: number }>;
+		};
 		expect(data.version).toBe(1);
 		expect(Object.keys(data.events).sort()).toEqual(['failure', 'success']);
 		// Only what changed within ~8 s of the newest document: at most 3 rounds' worth.
@@ -608,7 +664,8 @@ describe('robustness', () => {
 		expect(Object.keys(data.events.failure.seen).length).toBeLessThanOrEqual(15);
 		expect(JSON.stringify(data).length).toBeLessThan(8000);
 		for (const state of Object.values(data.events)) {
-			for (const ms of Object.values(state.seen) as number[]) expect(ms).toBeGreaterThanOrEqual(state.since * 1000);
+			for (const ms of Object.values(state.seen) as number[])
+				expect(ms).toBeGreaterThanOrEqual(state.since * 1000);
 		}
 	});
 });

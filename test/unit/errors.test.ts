@@ -14,21 +14,37 @@ import {
 const WHAT = 'get document 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 
 const shape1 = {
-	errors: [{ status: '404', title: 'Not Found', detail: "We couldn't find any Document with ID 1b2c3d4e" }],
+	errors: [
+		{ status: '404', title: 'Not Found', detail: "We couldn't find any Document with ID 1b2c3d4e" },
+	],
 };
-const shape2 = { errors: { status: ["You've reached your quota"], document_template: ['must exist'], base: ['Invalid'] } };
+const shape2 = {
+	errors: {
+		status: ["You've reached your quota"],
+		document_template: ['must exist'],
+		base: ['Invalid'],
+	},
+};
 const shape3 = { error: "unexpected character: 'x' at line 1 column 2" };
 const html = '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>';
 
 describe('serviceDetails: the service words from each body shape', () => {
 	test('shape 1: JSON:API error list', () => {
 		expect(serviceDetails(shape1)).toEqual(["We couldn't find any Document with ID 1b2c3d4e"]);
-		expect(serviceDetails({ errors: [{ status: '401', title: 'Unauthorized' }] })).toEqual(['Unauthorized']);
+		expect(serviceDetails({ errors: [{ status: '401', title: 'Unauthorized' }] })).toEqual([
+			'Unauthorized',
+		]);
 	});
 
 	test('shape 2: field hash (field name in words; status and base without)', () => {
-		expect(serviceDetails(shape2)).toEqual(["You've reached your quota", 'document template must exist', 'Invalid']);
-		expect(serviceDetails({ errors: { payload: 'is not an object' } })).toEqual(['payload is not an object']);
+		expect(serviceDetails(shape2)).toEqual([
+			"You've reached your quota",
+			'document template must exist',
+			'Invalid',
+		]);
+		expect(serviceDetails({ errors: { payload: 'is not an object' } })).toEqual([
+			'payload is not an object',
+		]);
 	});
 
 	test('shape 3: single error', () => {
@@ -63,7 +79,11 @@ describe('serviceDetails: the service words from each body shape', () => {
 
 describe('describeHttpError', () => {
 	test('401 points at the credential and quotes the service', () => {
-		const t = describeHttpError(401, { errors: [{ status: '401', title: 'Unauthorized', detail: 'Please verify your API key.' }] }, WHAT);
+		const t = describeHttpError(
+			401,
+			{ errors: [{ status: '401', title: 'Unauthorized', detail: 'Please verify your API key.' }] },
+			WHAT,
+		);
 		expect(t.message).toBe('Authentication failed: the API key was refused (401)');
 		expect(t.description).toMatch(/API key in the Document Generation credential/);
 		expect(t.description).toMatch(/Please verify your API key\./);
@@ -77,7 +97,9 @@ describe('describeHttpError', () => {
 
 	test('422 with shape 2 puts the field messages into the message', () => {
 		const t = describeHttpError(422, shape2, 'create a document');
-		expect(t.message).toBe("The service refused the data (422): You've reached your quota; document template must exist; Invalid");
+		expect(t.message).toBe(
+			"The service refused the data (422): You've reached your quota; document template must exist; Invalid",
+		);
 	});
 
 	test('400 with shape 3', () => {
@@ -89,7 +111,9 @@ describe('describeHttpError', () => {
 	test('502 HTML page from a proxy: status alone, no markup', () => {
 		const t = describeHttpError(502, html, WHAT, { method: 'GET', attempts: 6, elapsedMs: 12_345 });
 		expect(t.message).toBe(`The service failed with 502 while trying to ${WHAT}`);
-		expect(t.description).toBe("Tried 6 times over 12 s. This is on the service's side; run again later.");
+		expect(t.description).toBe(
+			"Tried 6 times over 12 s. This is on the service's side; run again later.",
+		);
 		expect(t.message + t.description).not.toContain('<');
 	});
 
@@ -100,16 +124,30 @@ describe('describeHttpError', () => {
 	});
 
 	test('429: attempts, and a Retry-After longer than the node waits', () => {
-		const t = describeHttpError(429, undefined, WHAT, { method: 'GET', attempts: 3, elapsedMs: 4200 });
+		const t = describeHttpError(429, undefined, WHAT, {
+			method: 'GET',
+			attempts: 3,
+			elapsedMs: 4200,
+		});
 		expect(t.message).toBe(`The service is rate limiting requests (429) while trying to ${WHAT}`);
 		expect(t.description).toMatch(/^Tried 3 times over 4.2 s\./);
-		const long = describeHttpError(429, undefined, WHAT, { attempts: 1, retryAfterMs: 120_000, retryAfterTooLong: true });
-		expect(long.description).toMatch(/asked to wait 120 s before trying again, longer than this node waits/);
+		const long = describeHttpError(429, undefined, WHAT, {
+			attempts: 1,
+			retryAfterMs: 120_000,
+			retryAfterTooLong: true,
+		});
+		expect(long.description).toMatch(
+			/asked to wait 120 s before trying again, longer than this node waits/,
+		);
 	});
 
 	test('empty body and unknown status', () => {
-		expect(describeHttpError(500, '', WHAT).message).toBe(`The service failed with 500 while trying to ${WHAT}`);
-		expect(describeHttpError(418, undefined, WHAT).message).toBe(`Unexpected answer 418 while trying to ${WHAT}`);
+		expect(describeHttpError(500, '', WHAT).message).toBe(
+			`The service failed with 500 while trying to ${WHAT}`,
+		);
+		expect(describeHttpError(418, undefined, WHAT).message).toBe(
+			`Unexpected answer 418 while trying to ${WHAT}`,
+		);
 		expect(describeHttpError(409, shape3, WHAT).message).toMatch(/: unexpected character/);
 	});
 });
@@ -120,20 +158,42 @@ describe('describeNetworkError', () => {
 		expect(t.message).toBe(`The service did not answer within 1.5 s while trying to ${WHAT}`);
 		expect(t.description).toMatch(/not repeated/);
 		expect(t.description).toMatch(/Request Timeout/);
-		expect(describeNetworkError('ETIMEDOUT', 'create a document', 30_000, { method: 'POST' }).description).toMatch(/may still have been stored/);
+		expect(
+			describeNetworkError('ETIMEDOUT', 'create a document', 30_000, { method: 'POST' })
+				.description,
+		).toMatch(/may still have been stored/);
 	});
 
 	test('connection never made', () => {
-		const t = describeNetworkError('ECONNREFUSED', WHAT, 30_000, { method: 'GET', attempts: 6, elapsedMs: 9000 }, 'connect ECONNREFUSED 127.0.0.1:9');
+		const t = describeNetworkError(
+			'ECONNREFUSED',
+			WHAT,
+			30_000,
+			{ method: 'GET', attempts: 6, elapsedMs: 9000 },
+			'connect ECONNREFUSED 127.0.0.1:9',
+		);
 		expect(t.message).toBe(`Could not connect to the service while trying to ${WHAT}`);
-		expect(t.description).toMatch(/^Tried 6 times over 9 s\. The connection failed \(ECONNREFUSED: connect/);
+		expect(t.description).toMatch(
+			/^Tried 6 times over 9 s\. The connection failed \(ECONNREFUSED: connect/,
+		);
 		expect(t.description).toMatch(/Base URL/);
 	});
 
 	test('connection dropped: reads retried, create not repeated', () => {
-		expect(describeNetworkError('ECONNRESET', WHAT, 30_000, { method: 'GET', attempts: 6, elapsedMs: 10_000 }).description).toMatch(/^Tried 6 times/);
-		const create = describeNetworkError('ECONNRESET', 'create a document', 30_000, { method: 'POST', attempts: 1 });
-		expect(create.message).toBe('The connection to the service broke while trying to create a document');
+		expect(
+			describeNetworkError('ECONNRESET', WHAT, 30_000, {
+				method: 'GET',
+				attempts: 6,
+				elapsedMs: 10_000,
+			}).description,
+		).toMatch(/^Tried 6 times/);
+		const create = describeNetworkError('ECONNRESET', 'create a document', 30_000, {
+			method: 'POST',
+			attempts: 1,
+		});
+		expect(create.message).toBe(
+			'The connection to the service broke while trying to create a document',
+		);
 		expect(create.description).toMatch(/may already have stored the document/);
 	});
 
@@ -145,16 +205,39 @@ describe('describeNetworkError', () => {
 });
 
 describe('messages survive NodeApiError (n8n rewrites messages that mention error codes)', () => {
-	const node: INode = { id: '1', name: 'Document Generation', type: 'x.documentGeneration', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node: INode = {
+		id: '1',
+		name: 'Document Generation',
+		type: 'x.documentGeneration',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const texts = [
-		...[400, 401, 403, 404, 408, 422, 429, 500, 502, 503, 504, 418].map((s) => describeHttpError(s, shape1, WHAT, { method: 'GET', attempts: 2 })),
-		...['ECONNABORTED', 'ETIMEDOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE', 'ERR_INVALID_URL', 'EUNKNOWN'].map((c) =>
+		...[400, 401, 403, 404, 408, 422, 429, 500, 502, 503, 504, 418].map((s) =>
+			describeHttpError(s, shape1, WHAT, { method: 'GET', attempts: 2 }),
+		),
+		...[
+			'ECONNABORTED',
+			'ETIMEDOUT',
+			'ECONNREFUSED',
+			'ENOTFOUND',
+			'EAI_AGAIN',
+			'ECONNRESET',
+			'EPIPE',
+			'ERR_INVALID_URL',
+			'EUNKNOWN',
+		].map((c) =>
 			describeNetworkError(c, WHAT, 30_000, { method: 'POST' }, `connect ${c} 127.0.0.1:1`),
 		),
 	];
 	test.each(texts.map((t) => [t.message, t]))('%s', (_m, t) => {
 		// Our messages carry no error code, so n8n keeps them as they are.
-		const error = new NodeApiError(node, { message: t.message }, { message: t.message, description: t.description });
+		const error = new NodeApiError(
+			node,
+			{ message: t.message },
+			{ message: t.message, description: t.description },
+		);
 		expect(error.message).toBe(t.message);
 		expect(t.message).not.toMatch(/\bE[A-Z]{4,}\b/);
 	});
@@ -170,9 +253,9 @@ describe('redact and safeDetail', () => {
 
 	test('safeDetail: first line, secret removed, URL query cut, clipped', () => {
 		expect(safeDetail(`boom ${key}\nsecond line`, key)).toBe('boom ***');
-		expect(safeDetail('GET https://files.example/doc.pdf?X-Amz-Signature=abc failed', undefined)).toBe(
-			'GET https://files.example/doc.pdf?… failed',
-		);
+		expect(
+			safeDetail('GET https://files.example/doc.pdf?X-Amz-Signature=abc failed', undefined),
+		).toBe('GET https://files.example/doc.pdf?… failed');
 		expect(safeDetail('x'.repeat(1000), undefined)!.length).toBeLessThanOrEqual(201);
 		expect(safeDetail(undefined, key)).toBeUndefined();
 		expect(safeDetail('  ', key)).toBeUndefined();
@@ -182,10 +265,14 @@ describe('redact and safeDetail', () => {
 describe('describeDownloadError', () => {
 	test('403 says the fresh link was refused too; other statuses say to run again', () => {
 		const expired = describeDownloadError(403, 'download the file of document X');
-		expect(expired.message).toBe('The download link kept being refused (403) while trying to download the file of document X');
+		expect(expired.message).toBe(
+			'The download link kept being refused (403) while trying to download the file of document X',
+		);
 		expect(expired.description).toMatch(/fresh link was fetched and refused too/);
 		const other = describeDownloadError(500, 'download the file of document X');
-		expect(other.message).toBe('The file could not be downloaded (500) while trying to download the file of document X');
+		expect(other.message).toBe(
+			'The file could not be downloaded (500) while trying to download the file of document X',
+		);
 		expect(other.description).toMatch(/Run again later/);
 	});
 });

@@ -32,7 +32,8 @@ function refusal(fn: () => unknown): InputError {
 	throw new Error('expected an InputError');
 }
 
-const JS_ERROR_TEXT = /TypeError|Cannot read properties|undefined is not|is not a function|\[object Object\]|Unexpected token/;
+const JS_ERROR_TEXT =
+	/TypeError|Cannot read properties|undefined is not|is not a function|\[object Object\]|Unexpected token/;
 
 describe('parseId', () => {
 	test('plain, padded, upper-case, locator, URL and path forms', () => {
@@ -66,14 +67,22 @@ describe('parseId', () => {
 
 	test('anything accepted is a lower-case UUID (safe to put in a path)', () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.string(), fc.uuid(), fc.uuid().map((u) => `x/${u}`), fc.anything()), (value) => {
-				try {
-					const id = parseId(value, 'document ID');
-					return isUuid(id) && id === id.toLowerCase();
-				} catch (error) {
-					return error instanceof InputError && !JS_ERROR_TEXT.test(error.message);
-				}
-			}),
+			fc.property(
+				fc.oneof(
+					fc.string(),
+					fc.uuid(),
+					fc.uuid().map((u) => `x/${u}`),
+					fc.anything(),
+				),
+				(value) => {
+					try {
+						const id = parseId(value, 'document ID');
+						return isUuid(id) && id === id.toLowerCase();
+					} catch (error) {
+						return error instanceof InputError && !JS_ERROR_TEXT.test(error.message);
+					}
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});
@@ -87,7 +96,8 @@ describe('parseJsonObject', () => {
 	});
 
 	test('empty values mean "not given"', () => {
-		for (const value of [undefined, null, '', '   ']) expect(parseJsonObject(value, 'payload')).toBeUndefined();
+		for (const value of [undefined, null, '', '   '])
+			expect(parseJsonObject(value, 'payload')).toBeUndefined();
 	});
 
 	test.each([
@@ -131,7 +141,9 @@ describe('parseJsonObject', () => {
 	});
 
 	test('an array hint says how to wrap it', () => {
-		expect(refusal(() => parseJsonObject([], 'payload')).hint).toMatch(/Wrap the list in an object/);
+		expect(refusal(() => parseJsonObject([], 'payload')).hint).toMatch(
+			/Wrap the list in an object/,
+		);
 	});
 
 	test('never crashes on any value', () => {
@@ -139,7 +151,9 @@ describe('parseJsonObject', () => {
 			fc.property(fc.oneof(fc.anything(), fc.json(), fc.string()), (value) => {
 				try {
 					const out = parseJsonObject(value, 'meta');
-					return out === undefined || (typeof out === 'object' && out !== null && !Array.isArray(out));
+					return (
+						out === undefined || (typeof out === 'object' && out !== null && !Array.isArray(out))
+					);
 				} catch (error) {
 					return error instanceof InputError && !JS_ERROR_TEXT.test(error.message);
 				}
@@ -155,7 +169,8 @@ describe('parseIdList', () => {
 		expect(parseIdList(`${ID}, ${ID2.toUpperCase()}\n${ID}`, 'template filter')).toEqual([ID, ID2]);
 		expect(parseIdList([`${ID},${ID2}`], 'template filter')).toEqual([ID, ID2]);
 		expect(parseIdList([{ value: ID }], 'template filter')).toEqual([ID]);
-		for (const empty of [undefined, null, '', [], [''], ' , ']) expect(parseIdList(empty, 'template filter')).toEqual([]);
+		for (const empty of [undefined, null, '', [], [''], ' , '])
+			expect(parseIdList(empty, 'template filter')).toEqual([]);
 	});
 
 	test.each([['nope'], [[ID, 'nope']], [42], [[{}]], [[null, 'x']]])('refuses %j', (value) => {
@@ -174,7 +189,17 @@ describe('toUnixSeconds', () => {
 		expect(toUnixSeconds({ toISO: () => '2026-01-31T09:00:00.000Z' }, 'date')).toBe(1769850000);
 	});
 
-	test.each([['yesterday'], [''], [null], [undefined], [Number.NaN], [Infinity], [{}], [[]], [new Date('x')]])('refuses %p', (value) => {
+	test.each([
+		['yesterday'],
+		[''],
+		[null],
+		[undefined],
+		[Number.NaN],
+		[Infinity],
+		[{}],
+		[[]],
+		[new Date('x')],
+	])('refuses %p', (value) => {
 		const e = refusal(() => toUnixSeconds(value, 'Updated Since date'));
 		expect(e.message).toMatch(/Updated Since date/);
 		expect(e.message).not.toMatch(JS_ERROR_TEXT);
@@ -186,7 +211,19 @@ describe('parsePositiveInteger', () => {
 		expect(parsePositiveInteger(1, 'limit', 'hint')).toBe(1);
 		expect(parsePositiveInteger('50', 'limit', 'hint')).toBe(50);
 	});
-	test.each([[0], [-1], [1.5], ['abc'], [''], [null], [undefined], [Number.NaN], [Infinity], [{}], ['1e400']])('refuses %p', (value) => {
+	test.each([
+		[0],
+		[-1],
+		[1.5],
+		['abc'],
+		[''],
+		[null],
+		[undefined],
+		[Number.NaN],
+		[Infinity],
+		[{}],
+		['1e400'],
+	])('refuses %p', (value) => {
 		const e = refusal(() => parsePositiveInteger(value, 'limit', 'Set Limit to 1 or more'));
 		expect(e.message).toMatch(/^The limit must be a whole number of at least 1/);
 		expect(e.hint).toBe('Set Limit to 1 or more');
@@ -249,15 +286,33 @@ describe('parseListFilters', () => {
 		expect(parseListFilters({})).toEqual({});
 		expect(parseListFilters(undefined)).toEqual({});
 		expect(
-			parseListFilters({ templateIds: `${ID}, ${ID2.toUpperCase()}`, status: 'failure', workspaceId: ID, updatedSince: '2026-01-31T09:00:00Z' }),
-		).toEqual({ templateIds: [ID, ID2], status: 'failure', workspaceId: ID, updatedSince: 1769850000 });
-		expect(parseListFilters({ templateIds: [], status: '', workspaceId: null, updatedSince: '' })).toEqual({});
+			parseListFilters({
+				templateIds: `${ID}, ${ID2.toUpperCase()}`,
+				status: 'failure',
+				workspaceId: ID,
+				updatedSince: '2026-01-31T09:00:00Z',
+			}),
+		).toEqual({
+			templateIds: [ID, ID2],
+			status: 'failure',
+			workspaceId: ID,
+			updatedSince: 1769850000,
+		});
+		expect(
+			parseListFilters({ templateIds: [], status: '', workspaceId: null, updatedSince: '' }),
+		).toEqual({});
 	});
 
 	test('a bad status, workspace, template or date is refused', () => {
-		expect(() => parseListFilters({ status: 'pending' })).toThrow('The status filter "pending" is not one the list accepts');
-		expect(() => parseListFilters({ workspaceId: 'acme' })).toThrow(/workspace ID "acme" is not a valid ID/);
-		expect(() => parseListFilters({ templateIds: ['nope'] })).toThrow(/template filter contains "nope"/);
+		expect(() => parseListFilters({ status: 'pending' })).toThrow(
+			'The status filter "pending" is not one the list accepts',
+		);
+		expect(() => parseListFilters({ workspaceId: 'acme' })).toThrow(
+			/workspace ID "acme" is not a valid ID/,
+		);
+		expect(() => parseListFilters({ templateIds: ['nope'] })).toThrow(
+			/template filter contains "nope"/,
+		);
 		expect(() => parseListFilters({ updatedSince: 'yesterday-ish' })).toThrow(/is not a date/);
 	});
 });

@@ -51,26 +51,50 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter(['2', '9'], NOW)).toBe(2000);
 	});
 
-	test.each([undefined, null, '', '   ', 'soon', '-1', '1e3', '0x10', 'tomorrow 12:00', '2026-01-15', '12:00:00', 'NaN', {}, [], true])(
-		'junk %j → undefined',
-		(header) => {
-			expect(parseRetryAfter(header, NOW)).toBeUndefined();
-		},
-	);
+	test.each([
+		undefined,
+		null,
+		'',
+		'   ',
+		'soon',
+		'-1',
+		'1e3',
+		'0x10',
+		'tomorrow 12:00',
+		'2026-01-15',
+		'12:00:00',
+		'NaN',
+		{},
+		[],
+		true,
+	])('junk %j → undefined', (header) => {
+		expect(parseRetryAfter(header, NOW)).toBeUndefined();
+	});
 
 	test('never throws and never gives a negative or non-finite wait (random text)', () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.string(), fc.date({ noInvalidDate: true }).map((d) => d.toUTCString())), (header) => {
-				const ms = parseRetryAfter(header, NOW);
-				return ms === undefined || (Number.isFinite(ms) && ms >= 0);
-			}),
+			fc.property(
+				fc.oneof(
+					fc.string(),
+					fc.date({ noInvalidDate: true }).map((d) => d.toUTCString()),
+				),
+				(header) => {
+					const ms = parseRetryAfter(header, NOW);
+					return ms === undefined || (Number.isFinite(ms) && ms >= 0);
+				},
+			),
 			{ numRuns: 500 },
 		);
 	});
 });
 
 describe('backoffDelay', () => {
-	const policy: RetryPolicy = { maxAttempts: 10, budgetMs: 1e9, baseDelayMs: 500, maxDelayMs: 8000 };
+	const policy: RetryPolicy = {
+		maxAttempts: 10,
+		budgetMs: 1e9,
+		baseDelayMs: 500,
+		maxDelayMs: 8000,
+	};
 
 	test('grows exponentially between half and all of base·2^attempt', () => {
 		expect(backoffDelay(0, policy, () => 0)).toBe(250);
@@ -88,34 +112,55 @@ describe('backoffDelay', () => {
 
 	test('stays within bounds for any attempt and random value', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 0, max: 60 }), fc.double({ min: 0, max: 1, noNaN: true }), (attempt, r) => {
-				const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
-				const d = backoffDelay(attempt, policy, () => r);
-				return d >= Math.floor(ceiling / 2) && d <= ceiling;
-			}),
+			fc.property(
+				fc.integer({ min: 0, max: 60 }),
+				fc.double({ min: 0, max: 1, noNaN: true }),
+				(attempt, r) => {
+					const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+					const d = backoffDelay(attempt, policy, () => r);
+					return d >= Math.floor(ceiling / 2) && d <= ceiling;
+				},
+			),
 		);
 	});
 });
 
 describe('shouldRetry: method × outcome', () => {
-	const retried = (method: string, status: number) => shouldRetry(method, { kind: 'status', status });
-	const retriedNet = (method: string, code: string) => shouldRetry(method, { kind: 'network', code });
+	const retried = (method: string, status: number) =>
+		shouldRetry(method, { kind: 'status', status });
+	const retriedNet = (method: string, code: string) =>
+		shouldRetry(method, { kind: 'network', code });
 
-	test.each(['GET', 'PUT', 'DELETE', 'get'])('%s is retried on 408, 429 and every 5xx, and on nothing else', (method) => {
-		for (const status of [408, 429, 500, 502, 503, 504, 599]) expect(retried(method, status)).toBe(true);
-		for (const status of [200, 201, 204, 301, 400, 401, 403, 404, 409, 422]) expect(retried(method, status)).toBe(false);
-	});
+	test.each(['GET', 'PUT', 'DELETE', 'get'])(
+		'%s is retried on 408, 429 and every 5xx, and on nothing else',
+		(method) => {
+			for (const status of [408, 429, 500, 502, 503, 504, 599])
+				expect(retried(method, status)).toBe(true);
+			for (const status of [200, 201, 204, 301, 400, 401, 403, 404, 409, 422])
+				expect(retried(method, status)).toBe(false);
+		},
+	);
 
 	test('POST (create) is retried on 429 only: the service refused it before acting', () => {
 		expect(retried('POST', 429)).toBe(true);
-		for (const status of [408, 500, 502, 503, 504, 400, 401, 404, 422]) expect(retried('POST', status)).toBe(false);
+		for (const status of [408, 500, 502, 503, 504, 400, 401, 404, 422])
+			expect(retried('POST', status)).toBe(false);
 	});
 
-	test.each(['GET', 'PUT', 'DELETE', 'POST'])('%s is retried when the connection was never made', (method) => {
-		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']) {
-			expect(retriedNet(method, code)).toBe(true);
-		}
-	});
+	test.each(['GET', 'PUT', 'DELETE', 'POST'])(
+		'%s is retried when the connection was never made',
+		(method) => {
+			for (const code of [
+				'ECONNREFUSED',
+				'ENOTFOUND',
+				'EAI_AGAIN',
+				'EHOSTUNREACH',
+				'ENETUNREACH',
+			]) {
+				expect(retriedNet(method, code)).toBe(true);
+			}
+		},
+	);
 
 	test('a dropped connection is retried for reads and idempotent writes, never for POST', () => {
 		for (const code of ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']) {
@@ -128,7 +173,12 @@ describe('shouldRetry: method × outcome', () => {
 
 	test('a timeout is never retried, whatever the method', () => {
 		for (const method of ['GET', 'PUT', 'DELETE', 'POST']) {
-			for (const code of ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT']) {
+			for (const code of [
+				'ECONNABORTED',
+				'ETIMEDOUT',
+				'ESOCKETTIMEDOUT',
+				'UND_ERR_HEADERS_TIMEOUT',
+			]) {
 				expect(retriedNet(method, code)).toBe(false);
 			}
 		}
@@ -161,11 +211,18 @@ describe('nextDelay', () => {
 	const start = 1_000_000;
 
 	test('defaults: 6 attempts within 25 s', () => {
-		expect(policy).toEqual({ maxAttempts: 6, budgetMs: 25_000, baseDelayMs: 500, maxDelayMs: 8000 });
+		expect(policy).toEqual({
+			maxAttempts: 6,
+			budgetMs: 25_000,
+			baseDelayMs: 500,
+			maxDelayMs: 8000,
+		});
 	});
 
 	test('no wait after the last attempt', () => {
-		expect(nextDelay(policy.maxAttempts - 1, start, start, policy, undefined, () => 0)).toBeUndefined();
+		expect(
+			nextDelay(policy.maxAttempts - 1, start, start, policy, undefined, () => 0),
+		).toBeUndefined();
 		expect(nextDelay(policy.maxAttempts - 2, start, start, policy, undefined, () => 0)).toBe(4000);
 	});
 
@@ -197,7 +254,14 @@ describe('nextDelay', () => {
 					for (let attempt = 0; ; attempt++) {
 						attempts++;
 						now += requestMs;
-						const delay = nextDelay(attempt, start, now, policy, undefined, () => randoms[attempt % randoms.length]);
+						const delay = nextDelay(
+							attempt,
+							start,
+							now,
+							policy,
+							undefined,
+							() => randoms[attempt % randoms.length],
+						);
 						if (delay === undefined) break;
 						now += delay;
 					}

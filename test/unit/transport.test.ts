@@ -2,15 +2,31 @@
 import { NodeApiError, type INode } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { DEFAULT_TIMEOUT_MS, buildQuery, networkFailure, timeoutFromCredential } from '../../nodes/shared/transport';
+import {
+	DEFAULT_TIMEOUT_MS,
+	buildQuery,
+	networkFailure,
+	timeoutFromCredential,
+} from '../../nodes/shared/transport';
 import { parseHttpDate } from '../../nodes/shared/transport/documents';
 import { describeShape, firstIssue } from '../../nodes/shared/transport/schemas';
 
-const node: INode = { id: '1', name: 'Document Generation', type: 'x.documentGeneration', typeVersion: 1, position: [0, 0], parameters: {} };
+const node: INode = {
+	id: '1',
+	name: 'Document Generation',
+	type: 'x.documentGeneration',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
 /** An error shaped like axios's, wrapped the way n8n's httpRequestWithAuthentication wraps it. */
 function wrapped(code: string, message: string) {
-	const axiosLike = Object.assign(new Error(message), { code, name: 'AxiosError', config: { headers: { Authorization: 'Bearer x' } } });
+	const axiosLike = Object.assign(new Error(message), {
+		code,
+		name: 'AxiosError',
+		config: { headers: { Authorization: 'Bearer x' } },
+	});
 	return new NodeApiError(node, axiosLike);
 }
 
@@ -19,7 +35,10 @@ describe('networkFailure', () => {
 		const error = wrapped('ECONNABORTED', 'timeout of 1000ms exceeded');
 		// n8n replaced the message with its generic text, which says "aborted"
 		expect(error.message).toMatch(/aborted/);
-		expect(networkFailure(error)).toEqual({ code: 'ECONNABORTED', detail: 'timeout of 1000ms exceeded' });
+		expect(networkFailure(error)).toEqual({
+			code: 'ECONNABORTED',
+			detail: 'timeout of 1000ms exceeded',
+		});
 	});
 
 	test.each([
@@ -36,8 +55,13 @@ describe('networkFailure', () => {
 		expect(networkFailure(new Error('timeout of 30000ms exceeded')).code).toBe('ECONNABORTED');
 		expect(networkFailure(new Error('socket hang up')).code).toBe('ECONNRESET');
 		expect(networkFailure(new Error('x', { cause: new Error('read EPIPE') })).code).toBe('EPIPE');
-		expect(networkFailure(Object.assign(new Error('canceled'), { name: 'CanceledError' })).code).toBe('ERR_CANCELED');
-		expect(networkFailure(new Error('something else'))).toEqual({ code: 'EUNKNOWN', detail: 'something else' });
+		expect(
+			networkFailure(Object.assign(new Error('canceled'), { name: 'CanceledError' })).code,
+		).toBe('ERR_CANCELED');
+		expect(networkFailure(new Error('something else'))).toEqual({
+			code: 'EUNKNOWN',
+			detail: 'something else',
+		});
 		expect(networkFailure(new Error('ERROR: bad')).code).toBe('EUNKNOWN');
 	});
 
@@ -71,7 +95,15 @@ describe('timeoutFromCredential', () => {
 
 describe('buildQuery', () => {
 	test('encodes keys and values, drops empty ones, keeps repeats', () => {
-		expect(buildQuery([['q[document_template_id][]', 'a'], ['q[document_template_id][]', 'b'], ['q[status]', undefined], ['x', ''], ['page[number]', 2]])).toBe(
+		expect(
+			buildQuery([
+				['q[document_template_id][]', 'a'],
+				['q[document_template_id][]', 'b'],
+				['q[status]', undefined],
+				['x', ''],
+				['page[number]', 2],
+			]),
+		).toBe(
 			'?q%5Bdocument_template_id%5D%5B%5D=a&q%5Bdocument_template_id%5D%5B%5D=b&page%5Bnumber%5D=2',
 		);
 		expect(buildQuery([['q[search]', 'a&b=c #é']])).toBe('?q%5Bsearch%5D=a%26b%3Dc%20%23%C3%A9');
@@ -100,7 +132,9 @@ describe('parseHttpDate (the Date header of list answers)', () => {
 		expect(parseHttpDate('Wed, 29 Feb 2012 23:59:59 GMT')).toBe(Date.UTC(2012, 1, 29, 23, 59, 59));
 		expect(parseHttpDate(' Thu, 04 Jul 2041 12:00:00 GMT ')).toBe(Date.UTC(2041, 6, 4, 12));
 		expect(parseHttpDate(['Thu, 04 Jul 2041 12:00:00 GMT'])).toBe(Date.UTC(2041, 6, 4, 12));
-		expect(parseHttpDate(new Date(Date.UTC(2031, 4, 17, 9, 30, 0, 250)).toUTCString())).toBe(Date.UTC(2031, 4, 17, 9, 30, 0));
+		expect(parseHttpDate(new Date(Date.UTC(2031, 4, 17, 9, 30, 0, 250)).toUTCString())).toBe(
+			Date.UTC(2031, 4, 17, 9, 30, 0),
+		);
 	});
 
 	test.each([

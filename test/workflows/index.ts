@@ -38,7 +38,12 @@ export interface HarnessMapping {
 }
 
 function isEmptyLocator(value: unknown): boolean {
-	return !!value && typeof value === 'object' && (value as IDataObject).__rl === true && !(value as IDataObject).value;
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		(value as IDataObject).__rl === true &&
+		!(value as IDataObject).value
+	);
 }
 
 /** The example as the harness runs it. */
@@ -50,13 +55,22 @@ export function forHarness(example: ExampleWorkflow, mapping: HarnessMapping = {
 		if (node.type === N8N_MANUAL_TRIGGER) {
 			// The harness start node emits the items n8n would take from the pinned data.
 			node.type = MANUAL_TRIGGER_TYPE;
-			node.parameters = { items: (pinned ?? [{ json: {} }]).map((item) => item.json) as unknown as INodeParameters[] };
+			node.parameters = {
+				items: (pinned ?? [{ json: {} }]).map((item) => item.json) as unknown as INodeParameters[],
+			};
 			continue;
 		}
 		if (pinned) pinData[node.name] = pinned;
-		if (node.type.startsWith(`${PACKAGE_NAME}.`) && mapping.templateId && isEmptyLocator(node.parameters.templateId)) {
+		if (
+			node.type.startsWith(`${PACKAGE_NAME}.`) &&
+			mapping.templateId &&
+			isEmptyLocator(node.parameters.templateId)
+		) {
 			node.parameters.templateId = { __rl: true, mode: 'id', value: mapping.templateId };
 		}
 	}
-	return { ...workflow, pinData: Object.keys(pinData).length ? pinData : undefined } as WorkflowJson;
+	return {
+		...workflow,
+		pinData: Object.keys(pinData).length ? pinData : undefined,
+	} as WorkflowJson;
 }

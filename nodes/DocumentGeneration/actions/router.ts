@@ -4,7 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import * as account from './account/Account.resource';
 import * as document from './document/Document.resource';
 
-type Operation = (this: IExecuteFunctions, items: INodeExecutionData[]) => Promise<INodeExecutionData[]>;
+type Operation = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+) => Promise<INodeExecutionData[]>;
 
 const operations: Record<string, Record<string, Operation>> = {
 	document: {
@@ -24,9 +27,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = operations[resource]?.[operation];
 	if (!run) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-			description: 'Choose a resource and operation from the lists of the node',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+			{
+				description: 'Choose a resource and operation from the lists of the node',
+			},
+		);
 	}
 	return [await run.call(this, items)];
 }

@@ -31,7 +31,9 @@ export function templateLabel(template: IDataObject, workspace?: string): string
 	const identifier = text(template.identifier) || String(template.id);
 	const folder = text(template.template_folder_identifier);
 	const outputType = text(template.output_type);
-	const extras = [workspace, outputType && outputType !== 'pdf' ? outputType : undefined].filter(Boolean);
+	const extras = [workspace, outputType && outputType !== 'pdf' ? outputType : undefined].filter(
+		Boolean,
+	);
 	return `${folder ? `${folder} / ` : ''}${identifier}${extras.length ? ` (${extras.join(', ')})` : ''}`;
 }
 
@@ -40,7 +42,11 @@ export function templateLabel(template: IDataObject, workspace?: string): string
  * that template only; otherwise every word must appear in its identifier, folder, workspace
  * name or id (case-insensitive).
  */
-export function templateMatches(template: IDataObject, workspace: string | undefined, filter: string | undefined): boolean {
+export function templateMatches(
+	template: IDataObject,
+	workspace: string | undefined,
+	filter: string | undefined,
+): boolean {
 	const typed = text(filter).toLowerCase();
 	if (!typed) return true;
 	const id = String(template.id).toLowerCase();
@@ -68,9 +74,14 @@ export function documentLabel(card: IDataObject): string {
 	let name = text(card.filename);
 	if (!name) {
 		const meta = parseJsonLoose(card.meta);
-		if (meta && typeof meta === 'object' && !Array.isArray(meta)) name = text((meta as IDataObject)._filename);
+		if (meta && typeof meta === 'object' && !Array.isArray(meta))
+			name = text((meta as IDataObject)._filename);
 	}
 	if (!name) name = String(card.id);
-	const details = [text(card.status) || 'unknown status', text(card.document_template_identifier), shortDate(card.updated_at)];
+	const details = [
+		text(card.status) || 'unknown status',
+		text(card.document_template_identifier),
+		shortDate(card.updated_at),
+	];
 	return `${name} (${details.filter(Boolean).join(' · ')})`;
 }

@@ -9,15 +9,24 @@ import { workspaceNamesOrNone } from './workspaces';
  * Every template (one request, `page=all`), narrowed here as the user types: by identifier,
  * folder or workspace name, or by a pasted id. Each shows its workspace.
  */
-export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-	const [templates, names] = await Promise.all([listTemplateCards(this), workspaceNamesOrNone(this)]);
+export async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const [templates, names] = await Promise.all([
+		listTemplateCards(this),
+		workspaceNamesOrNone(this),
+	]);
 	const results = templates
 		.map((template: IDataObject) => {
 			const workspace = template.app_id ? names.get(String(template.app_id)) : undefined;
 			return { template, workspace };
 		})
 		.filter(({ template, workspace }) => templateMatches(template, workspace, filter))
-		.map(({ template, workspace }) => ({ name: templateLabel(template, workspace), value: String(template.id) }))
+		.map(({ template, workspace }) => ({
+			name: templateLabel(template, workspace),
+			value: String(template.id),
+		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };
 }
@@ -32,7 +41,10 @@ export async function searchDocuments(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page = /^\d+$/.test(paginationToken ?? '') && Number(paginationToken) > 0 ? Number(paginationToken) : 1;
+	const page =
+		/^\d+$/.test(paginationToken ?? '') && Number(paginationToken) > 0
+			? Number(paginationToken)
+			: 1;
 	const search = uuidIn(filter) ?? (filter?.trim() || undefined);
 	const { cards, nextPage } = await listDocumentCards(this, { search }, page);
 	const results = cards.map((card) => ({ name: documentLabel(card), value: String(card.id) }));

@@ -42,12 +42,14 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 		listTemplateCards(this, workspaceId),
 		workspaceId ? Promise.resolve(new Map<string, string>()) : workspaceNamesOrNone(this),
 	]);
-	return templates
-		// Defensive: a service that ignored q[workspace_id] must not widen the list.
-		.filter((t) => !workspaceId || !t.app_id || String(t.app_id).toLowerCase() === workspaceId)
-		.map((t) => ({
-			name: templateLabel(t, workspaceId ? undefined : names.get(String(t.app_id))),
-			value: String(t.id),
-		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+	return (
+		templates
+			// Defensive: a service that ignored q[workspace_id] must not widen the list.
+			.filter((t) => !workspaceId || !t.app_id || String(t.app_id).toLowerCase() === workspaceId)
+			.map((t) => ({
+				name: templateLabel(t, workspaceId ? undefined : names.get(String(t.app_id))),
+				value: String(t.id),
+			}))
+			.sort((a, b) => a.name.localeCompare(b.name))
+	);
 }

@@ -8,7 +8,9 @@ import { workspaceNames } from './labels';
  * Workspace names by id. They only decorate the lists, so when they cannot be read the
  * templates are still listed (without workspace names) instead of failing the whole list.
  */
-export async function workspaceNamesOrNone(ctx: ILoadOptionsFunctions): Promise<Map<string, string>> {
+export async function workspaceNamesOrNone(
+	ctx: ILoadOptionsFunctions,
+): Promise<Map<string, string>> {
 	try {
 		return workspaceNames(await listWorkspaceCards(ctx));
 	} catch {

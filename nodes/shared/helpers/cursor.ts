@@ -100,7 +100,9 @@ export function newest(entries: Iterable<Entry>): Entry | undefined {
 
 /** The next `q[updated_since]` for a cursor reached by a walk that took `durationMs`. */
 export function boundFor(cursorMs: number, durationMs: number): number {
-	const duration = Number.isFinite(durationMs) ? Math.min(Math.max(durationMs, 0), MAX_DURATION_MS) : MAX_DURATION_MS;
+	const duration = Number.isFinite(durationMs)
+		? Math.min(Math.max(durationMs, 0), MAX_DURATION_MS)
+		: MAX_DURATION_MS;
 	return Math.floor(cursorMs / 1000) - OVERLAP_SECONDS - Math.ceil(duration / 1000);
 }
 
@@ -115,7 +117,9 @@ export function frontierBound(serviceStartMs: number): number {
 /** The service's clock from a presigned download URL (`X-Amz-Date`, whole seconds), in ms. */
 export function signedAtOf(card: Card): number | undefined {
 	if (typeof card.download_url !== 'string') return undefined;
-	const match = /[?&]X-Amz-Date=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z(?:&|$)/i.exec(card.download_url);
+	const match = /[?&]X-Amz-Date=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z(?:&|$)/i.exec(
+		card.download_url,
+	);
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, se] = match.map(Number);
 	const ms = Date.UTC(y, mo - 1, d, h, mi, se);
@@ -193,7 +197,12 @@ export class Walk {
 	maxMs: number | undefined;
 	private readonly walks: Entry[][] = [];
 
-	constructor(private readonly prev: { cursor: number | null; since: number | null } = { cursor: null, since: null }) {}
+	constructor(
+		private readonly prev: { cursor: number | null; since: number | null } = {
+			cursor: null,
+			since: null,
+		},
+	) {}
 
 	get passes(): number {
 		return this.walks.length;
@@ -212,7 +221,8 @@ export class Walk {
 			walk.push(entry);
 			// The latest copy wins: its download link is the freshest.
 			this.entries.set(entry.key, entry);
-			if (entry.ms !== undefined && (this.maxMs === undefined || entry.ms > this.maxMs)) this.maxMs = entry.ms;
+			if (entry.ms !== undefined && (this.maxMs === undefined || entry.ms > this.maxMs))
+				this.maxMs = entry.ms;
 		}
 		this.walks.push(walk);
 		if (pages <= 1) return true;
@@ -220,14 +230,23 @@ export class Walk {
 
 		// A card found only now that the next poll would not list again (below its bound)
 		// was missed before: walk again.
-		const cursor = this.maxMs === undefined ? this.prev.cursor : Math.max(this.maxMs, this.prev.cursor ?? -Infinity);
+		const cursor =
+			this.maxMs === undefined
+				? this.prev.cursor
+				: Math.max(this.maxMs, this.prev.cursor ?? -Infinity);
 		const since = laterBound(this.prev.since, settledBound(cursor, facts));
 		const oldBelow = since === null ? Infinity : (since + 1) * 1000;
-		if (walk.some((entry) => !before.has(entry.key) && (entry.ms === undefined || entry.ms < oldBelow))) return false;
+		if (
+			walk.some(
+				(entry) => !before.has(entry.key) && (entry.ms === undefined || entry.ms < oldBelow),
+			)
+		)
+			return false;
 
 		const last = this.walks.length - 1;
 		let countFrom = 1;
-		for (let i = 1; i <= last; i++) if (this.walks[i].length < this.walks[i - 1].length) countFrom = i + 1;
+		for (let i = 1; i <= last; i++)
+			if (this.walks[i].length < this.walks[i - 1].length) countFrom = i + 1;
 		if (countFrom > last) return false;
 		const seen = new Set<string>();
 		for (let i = countFrom; i <= last; i++) for (const entry of this.walks[i]) seen.add(entry.key);
@@ -254,7 +273,8 @@ function settledBound(cursor: number | null, facts: WalkFacts): number | null {
 
 function newestTime(list: Entry[], start: number | null): number | null {
 	let cursor = start;
-	for (const entry of list) if (entry.ms !== undefined && (cursor === null || entry.ms > cursor)) cursor = entry.ms;
+	for (const entry of list)
+		if (entry.ms !== undefined && (cursor === null || entry.ms > cursor)) cursor = entry.ms;
 	return cursor;
 }
 
@@ -265,7 +285,10 @@ function newestTime(list: Entry[], start: number | null): number | null {
  * first poll could not see (older than that) never fire as if new. With nothing seen and no
  * clock reading, the next poll lists without a bound (every document in the state is new).
  */
-export function initialCursor(entries: Iterable<Entry>, facts: WalkFacts & { coveredSince?: number }): EventCursor {
+export function initialCursor(
+	entries: Iterable<Entry>,
+	facts: WalkFacts & { coveredSince?: number },
+): EventCursor {
 	const list = [...entries];
 	const cursor = newestTime(list, null);
 	let since = settledBound(cursor, facts);
@@ -287,7 +310,9 @@ export function advance(
 	facts: WalkFacts,
 ): { next: EventCursor; fresh: Entry[] } {
 	const list = [...entries];
-	const fresh = list.filter((entry) => !Object.prototype.hasOwnProperty.call(prev.seen, entry.key)).sort(oldestFirst);
+	const fresh = list
+		.filter((entry) => !Object.prototype.hasOwnProperty.call(prev.seen, entry.key))
+		.sort(oldestFirst);
 	const cursor = newestTime(list, prev.cursor);
 	const since = settled ? laterBound(prev.since, settledBound(cursor, facts)) : prev.since;
 	const seen: Record<string, number> = { ...prev.seen };
@@ -300,7 +325,8 @@ export function advance(
  * cursor and bound, the union of keys.
  */
 export function mergeCursors(a: EventCursor, b: EventCursor): EventCursor {
-	const cursor = a.cursor === null ? b.cursor : b.cursor === null ? a.cursor : Math.max(a.cursor, b.cursor);
+	const cursor =
+		a.cursor === null ? b.cursor : b.cursor === null ? a.cursor : Math.max(a.cursor, b.cursor);
 	const since = laterBound(a.since, b.since);
 	return { cursor, since, seen: prune({ ...a.seen, ...b.seen }, since) };
 }
@@ -314,7 +340,8 @@ export function readCursor(raw: unknown): EventCursor | undefined {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const value = raw as Record<string, unknown>;
 	if (value.cursor !== null && !isTime(value.cursor)) return undefined;
-	if (value.since !== null && !(isTime(value.since) && Number.isInteger(value.since))) return undefined;
+	if (value.since !== null && !(isTime(value.since) && Number.isInteger(value.since)))
+		return undefined;
 	if (!value.seen || typeof value.seen !== 'object' || Array.isArray(value.seen)) return undefined;
 	const seen: Record<string, number> = {};
 	for (const [key, ms] of Object.entries(value.seen as Record<string, unknown>)) {
@@ -338,11 +365,15 @@ export function readState(staticData: Record<string, unknown>): TriggerState {
 }
 
 /** Plain JSON for the static data (n8n stores it as is). */
-export function serializeState(state: TriggerState): { version: number; events: Record<string, EventCursor> } {
+export function serializeState(state: TriggerState): {
+	version: number;
+	events: Record<string, EventCursor>;
+} {
 	const events: Record<string, EventCursor> = {};
 	for (const event of TRIGGER_EVENTS) {
 		const cursor = state[event];
-		if (cursor) events[event] = { cursor: cursor.cursor, since: cursor.since, seen: { ...cursor.seen } };
+		if (cursor)
+			events[event] = { cursor: cursor.cursor, since: cursor.since, seen: { ...cursor.seen } };
 	}
 	return { version: STATE_VERSION, events };
 }
@@ -351,7 +382,11 @@ export function serializeState(state: TriggerState): { version: number; events: 
  * Whether a listed card is an event of this kind under these filters. The list is asked to
  * filter already; this guards against a service that ignores a filter.
  */
-export function matches(card: Card, event: TriggerEvent, filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>): boolean {
+export function matches(
+	card: Card,
+	event: TriggerEvent,
+	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>,
+): boolean {
 	if (card.status !== event) return false;
 	if (filter.templateIds?.length && typeof card.document_template_id === 'string') {
 		if (!filter.templateIds.includes(card.document_template_id.toLowerCase())) return false;

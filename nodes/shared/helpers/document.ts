@@ -49,6 +49,7 @@ export function mimeTypeFor(filename: string | null | undefined, outputType?: un
 
 /** A file name for the binary: the document's, or one made from its id. */
 export function fileNameFor(document: IDataObject): string {
-	if (typeof document.filename === 'string' && document.filename.trim() !== '') return document.filename;
+	if (typeof document.filename === 'string' && document.filename.trim() !== '')
+		return document.filename;
 	return `${String(document.id ?? 'document')}.${document.output_type === 'image' ? 'png' : 'pdf'}`;
 }

@@ -10,7 +10,11 @@ import { InputError } from './parse';
 export type ItemError = NodeApiError | NodeOperationError;
 
 /** A NodeOperationError for refused input, naming the item and how to fix it. */
-export function refusal(ctx: IExecuteFunctions, error: InputError, itemIndex: number): NodeOperationError {
+export function refusal(
+	ctx: IExecuteFunctions,
+	error: InputError,
+	itemIndex: number,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `${error.message} (item ${itemIndex})`, {
 		description: error.hint,
 		itemIndex,
@@ -87,9 +91,15 @@ export async function runPerItem<P>(
 }
 
 /** Runs `task` over `inputs` with at most `limit` at a time, started in order; results keep input order. */
-export async function mapConcurrent<I, O>(inputs: I[], limit: number, task: (input: I, index: number) => Promise<O>): Promise<O[]> {
+export async function mapConcurrent<I, O>(
+	inputs: I[],
+	limit: number,
+	task: (input: I, index: number) => Promise<O>,
+): Promise<O[]> {
 	const gate = createLimiter(limit);
-	return await Promise.all(inputs.map(async (input, index) => await gate(async () => await task(input, index))));
+	return await Promise.all(
+		inputs.map(async (input, index) => await gate(async () => await task(input, index))),
+	);
 }
 
 /**

@@ -55,13 +55,16 @@ export function parseId(value: unknown, label: string): string {
 	if (typeof raw === 'number' || typeof raw === 'boolean') raw = String(raw);
 	if (typeof raw !== 'string' || raw.trim() === '') {
 		throw new InputError(
-			raw === undefined || raw === null || typeof raw === 'string' ? `The ${label} is empty` : `The ${label} must be text, but it is ${describe(raw)}`,
+			raw === undefined || raw === null || typeof raw === 'string'
+				? `The ${label} is empty`
+				: `The ${label} must be text, but it is ${describe(raw)}`,
 			`Enter the ${label} (a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d), or pick one from the list`,
 		);
 	}
 	const text = raw.trim();
 	const match = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(text);
-	const id = match && (match.index === 0 || /[/=]$/.test(text.slice(0, match.index))) ? match[0] : text;
+	const id =
+		match && (match.index === 0 || /[/=]$/.test(text.slice(0, match.index))) ? match[0] : text;
 	if (!isUuid(id)) {
 		throw new InputError(
 			`The ${label} "${preview(text)}" is not a valid ID`,
@@ -114,7 +117,9 @@ export function parseIdList(value: unknown, label: string): string[] {
 	for (const part of parts) {
 		if (part === '' || part === undefined || part === null) continue;
 		const candidate =
-			part && typeof part === 'object' && 'value' in (part as IDataObject) ? (part as IDataObject).value : part;
+			part && typeof part === 'object' && 'value' in (part as IDataObject)
+				? (part as IDataObject).value
+				: part;
 		if (!isUuid(candidate)) {
 			throw new InputError(
 				`The ${label} contains "${preview(candidate)}", which is not a valid ID`,
@@ -135,9 +140,17 @@ export function toUnixSeconds(value: unknown, label: string): number {
 	else if (typeof value === 'string' && value.trim() !== '') {
 		const text = value.trim();
 		ms = /^\d{9,11}$/.test(text) ? Number(text) * 1000 : Date.parse(text);
-	} else if (value && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
+	} else if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toMillis?: unknown }).toMillis === 'function'
+	) {
 		ms = (value as { toMillis: () => number }).toMillis();
-	} else if (value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
+	} else if (
+		value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	) {
 		ms = Date.parse(String((value as { toISO: () => string }).toISO()));
 	}
 	if (ms === undefined || !Number.isFinite(ms)) {
@@ -153,14 +166,18 @@ export function toUnixSeconds(value: unknown, label: string): number {
 export function parsePositiveInteger(value: unknown, label: string, hint: string): number {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof n !== 'number' || !Number.isFinite(n) || n < 1 || !Number.isInteger(n)) {
-		throw new InputError(`The ${label} must be a whole number of at least 1, but it is ${preview(value)}`, hint);
+		throw new InputError(
+			`The ${label} must be a whole number of at least 1, but it is ${preview(value)}`,
+			hint,
+		);
 	}
 	return n;
 }
 
 /** The API host root from the credential: trims spaces, trailing slashes and a pasted `/api/v1`. */
 export function normalizeBaseUrl(value: unknown): string {
-	const text = typeof value === 'string' && value.trim() !== '' ? value.trim() : 'https://api.pdfmonkey.io';
+	const text =
+		typeof value === 'string' && value.trim() !== '' ? value.trim() : 'https://api.pdfmonkey.io';
 	return text.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
 }
 
@@ -176,11 +193,15 @@ function tryParseJson(text: string): { value: unknown } | { problem: string } {
 export function jsonProblem(parserMessage: string): string {
 	const position = /at position (\d+)/.exec(parserMessage);
 	const at = position ? ` at character ${Number(position[1]) + 1}` : '';
-	if (/Unexpected end of JSON input/i.test(parserMessage)) return 'it ends too early: a closing bracket or quote may be missing';
+	if (/Unexpected end of JSON input/i.test(parserMessage))
+		return 'it ends too early: a closing bracket or quote may be missing';
 	if (/Unterminated string/i.test(parserMessage)) return `a text in quotes is not closed${at}`;
-	if (/property name/i.test(parserMessage) && /Expected ':'/.test(parserMessage)) return `a ":" is missing after a name${at}`;
-	if (/property name/i.test(parserMessage)) return `names need double quotes, and no comma may come before "}"${at}`;
-	if (/after JSON/i.test(parserMessage)) return `there is more text after the end of the object${at}`;
+	if (/property name/i.test(parserMessage) && /Expected ':'/.test(parserMessage))
+		return `a ":" is missing after a name${at}`;
+	if (/property name/i.test(parserMessage))
+		return `names need double quotes, and no comma may come before "}"${at}`;
+	if (/after JSON/i.test(parserMessage))
+		return `there is more text after the end of the object${at}`;
 	const token = /Unexpected token '?(.)'?/.exec(parserMessage);
 	if (token) return `unexpected "${token[1]}"${at}; check quotes, commas and brackets`;
 	return `check quotes, commas and brackets${at}`;
@@ -209,7 +230,10 @@ export function parseWriteStatus(value: unknown): 'pending' | 'draft' {
 export function parseBinaryPropertyName(value: unknown): string {
 	const name = typeof value === 'string' ? value.trim() : '';
 	if (name === '') {
-		throw new InputError('The output binary field name is empty', 'Enter a field name such as "data" in "Put Output File in Field"');
+		throw new InputError(
+			'The output binary field name is empty',
+			'Enter a field name such as "data" in "Put Output File in Field"',
+		);
 	}
 	return name;
 }
@@ -229,11 +253,15 @@ export function parseListFilters(value: unknown): ListFilters {
 	if (templateIds.length) filters.templateIds = templateIds;
 	if (!blank(raw.status)) {
 		if (!LIST_STATUSES.includes(String(raw.status))) {
-			throw new InputError(`The status filter "${preview(raw.status)}" is not one the list accepts`, 'Use success, failure or draft');
+			throw new InputError(
+				`The status filter "${preview(raw.status)}" is not one the list accepts`,
+				'Use success, failure or draft',
+			);
 		}
 		filters.status = String(raw.status);
 	}
 	if (!blank(raw.workspaceId)) filters.workspaceId = parseId(raw.workspaceId, 'workspace ID');
-	if (!blank(raw.updatedSince)) filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
+	if (!blank(raw.updatedSince))
+		filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
 	return filters;
 }

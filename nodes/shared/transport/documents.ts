@@ -45,7 +45,8 @@ export interface CardPage {
 	serverTime?: number;
 }
 
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
+const IMF_FIXDATE =
+	/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -55,12 +56,23 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
  * a weekday that does not match).
  */
 export function parseHttpDate(value: unknown): number | undefined {
-	const text = Array.isArray(value) ? (value.length === 1 ? (value[0] as unknown) : undefined) : value;
+	const text = Array.isArray(value)
+		? value.length === 1
+			? (value[0] as unknown)
+			: undefined
+		: value;
 	if (typeof text !== 'string') return undefined;
 	const match = IMF_FIXDATE.exec(text.trim());
 	if (!match) return undefined;
 	const [, weekday, day, month, year, hour, minute, second] = match;
-	const ms = Date.UTC(Number(year), MONTHS.indexOf(month), Number(day), Number(hour), Number(minute), Number(second));
+	const ms = Date.UTC(
+		Number(year),
+		MONTHS.indexOf(month),
+		Number(day),
+		Number(hour),
+		Number(minute),
+		Number(second),
+	);
 	const date = new Date(ms);
 	// Date.UTC rolls over out-of-range fields (31 Feb, 24:00) and maps years 0-99 to 19xx:
 	// such a header is junk.
@@ -99,13 +111,20 @@ export async function listDocumentCards(
 	const next = answer.meta?.next_page;
 	const cards = answer.document_cards as IDataObject[];
 	// Defensive: a page that is empty cannot be followed by more.
-	const result: CardPage = { cards, nextPage: typeof next === 'number' && next > page && cards.length > 0 ? next : null };
+	const result: CardPage = {
+		cards,
+		nextPage: typeof next === 'number' && next > page && cards.length > 0 ? next : null,
+	};
 	const serverTime = parseHttpDate(headerValue(headers, 'date'));
 	if (serverTime !== undefined) result.serverTime = serverTime;
 	return result;
 }
 
-export async function getDocumentCard(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<IDataObject> {
+export async function getDocumentCard(
+	ctx: TransportContext,
+	id: string,
+	options: CallOptions = {},
+): Promise<IDataObject> {
 	const answer = await apiRequest(
 		ctx,
 		{ method: 'GET', path: `/api/v1/document_cards/${id}`, what: `get document ${id}`, ...options },
@@ -114,7 +133,11 @@ export async function getDocumentCard(ctx: TransportContext, id: string, options
 	return answer.document_card as IDataObject;
 }
 
-export async function getDocument(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<IDataObject> {
+export async function getDocument(
+	ctx: TransportContext,
+	id: string,
+	options: CallOptions = {},
+): Promise<IDataObject> {
 	const answer = await apiRequest(
 		ctx,
 		{ method: 'GET', path: `/api/v1/documents/${id}`, what: `get document ${id}`, ...options },
@@ -123,29 +146,62 @@ export async function getDocument(ctx: TransportContext, id: string, options: Ca
 	return answer.document as IDataObject;
 }
 
-export async function createDocument(ctx: TransportContext, fields: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+export async function createDocument(
+	ctx: TransportContext,
+	fields: IDataObject,
+	options: CallOptions = {},
+): Promise<IDataObject> {
 	const answer = await apiRequest(
 		ctx,
-		{ method: 'POST', path: '/api/v1/documents', body: { document: fields }, what: 'create a document', ...options },
+		{
+			method: 'POST',
+			path: '/api/v1/documents',
+			body: { document: fields },
+			what: 'create a document',
+			...options,
+		},
 		documentEnvelope,
 	);
 	return answer.document as IDataObject;
 }
 
-export async function updateDocument(ctx: TransportContext, id: string, fields: IDataObject, options: CallOptions = {}): Promise<IDataObject> {
+export async function updateDocument(
+	ctx: TransportContext,
+	id: string,
+	fields: IDataObject,
+	options: CallOptions = {},
+): Promise<IDataObject> {
 	const answer = await apiRequest(
 		ctx,
-		{ method: 'PUT', path: `/api/v1/documents/${id}`, body: { document: fields }, what: `update document ${id}`, ...options },
+		{
+			method: 'PUT',
+			path: `/api/v1/documents/${id}`,
+			body: { document: fields },
+			what: `update document ${id}`,
+			...options,
+		},
 		documentEnvelope,
 	);
 	return answer.document as IDataObject;
 }
 
-export async function deleteDocument(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<void> {
-	await apiRequest(ctx, { method: 'DELETE', path: `/api/v1/documents/${id}`, what: `delete document ${id}`, ...options });
+export async function deleteDocument(
+	ctx: TransportContext,
+	id: string,
+	options: CallOptions = {},
+): Promise<void> {
+	await apiRequest(ctx, {
+		method: 'DELETE',
+		path: `/api/v1/documents/${id}`,
+		what: `delete document ${id}`,
+		...options,
+	});
 }
 
-export async function getAccount(ctx: TransportContext, options: CallOptions = {}): Promise<IDataObject> {
+export async function getAccount(
+	ctx: TransportContext,
+	options: CallOptions = {},
+): Promise<IDataObject> {
 	const answer = await apiRequest(
 		ctx,
 		{ method: 'GET', path: '/api/v1/current_user', what: 'read the account', ...options },
@@ -154,7 +210,10 @@ export async function getAccount(ctx: TransportContext, options: CallOptions = {
 	return answer.current_user as IDataObject;
 }
 
-export async function listTemplateCards(ctx: TransportContext, workspaceId?: string): Promise<IDataObject[]> {
+export async function listTemplateCards(
+	ctx: TransportContext,
+	workspaceId?: string,
+): Promise<IDataObject[]> {
 	const query: Query = [['page', 'all']];
 	if (workspaceId) query.push(['q[workspace_id]', workspaceId]);
 	const answer = await apiRequest(
@@ -170,7 +229,12 @@ export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataOb
 	for (let page = 1; page <= 50; page++) {
 		const answer = await apiRequest(
 			ctx,
-			{ method: 'GET', path: '/api/v1/workspace_cards', query: [['page[number]', page]], what: 'list workspaces' },
+			{
+				method: 'GET',
+				path: '/api/v1/workspace_cards',
+				query: [['page[number]', page]],
+				what: 'list workspaces',
+			},
 			workspaceCardListEnvelope,
 		);
 		all.push(...(answer.workspace_cards as IDataObject[]));

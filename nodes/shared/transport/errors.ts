@@ -70,7 +70,9 @@ export function serviceDetails(body: unknown): string[] {
 			for (const message of list) {
 				const m = text(message);
 				if (!m) continue;
-				out.push(clip(field === 'base' || field === 'status' ? m : `${field.replace(/_/g, ' ')} ${m}`));
+				out.push(
+					clip(field === 'base' || field === 'status' ? m : `${field.replace(/_/g, ' ')} ${m}`),
+				);
 			}
 		}
 	} else {
@@ -97,7 +99,12 @@ const NOT_REPEATED_CREATE =
 	'A create is not repeated after the request reached the service, because the service may already have stored the document: look for it (Get Many, or the dashboard) before running again, to avoid a duplicate.';
 
 /** Message and fix for an HTTP error answer. `what` names the call, e.g. "get document 1b2c…". */
-export function describeHttpError(status: number, body: unknown, what: string, ctx: Attempts = {}): ApiErrorText {
+export function describeHttpError(
+	status: number,
+	body: unknown,
+	what: string,
+	ctx: Attempts = {},
+): ApiErrorText {
 	const details = serviceDetails(body);
 	const said = details.length ? details.join('; ') : undefined;
 	const saidText = said ? ` The service said: ${said}` : '';
@@ -129,9 +136,10 @@ export function describeHttpError(status: number, body: unknown, what: string, c
 			};
 		case 408:
 		case 429: {
-			const waited = ctx.retryAfterTooLong && ctx.retryAfterMs !== undefined
-				? `The service asked to wait ${seconds(ctx.retryAfterMs)} before trying again, longer than this node waits. `
-				: '';
+			const waited =
+				ctx.retryAfterTooLong && ctx.retryAfterMs !== undefined
+					? `The service asked to wait ${seconds(ctx.retryAfterMs)} before trying again, longer than this node waits. `
+					: '';
 			return {
 				message:
 					status === 429
@@ -162,7 +170,13 @@ export function describeHttpError(status: number, body: unknown, what: string, c
  * `detail` the original error's text (already made safe by the caller), shown for codes
  * without a message of their own.
  */
-export function describeNetworkError(code: string, what: string, timeoutMs: number, ctx: Attempts = {}, detail?: string): ApiErrorText {
+export function describeNetworkError(
+	code: string,
+	what: string,
+	timeoutMs: number,
+	ctx: Attempts = {},
+	detail?: string,
+): ApiErrorText {
 	const create = ctx.method !== undefined && !isIdempotent(ctx.method);
 	switch (networkKind(code)) {
 		case 'timeout':
@@ -195,7 +209,8 @@ export function describeDownloadError(status: number, what: string): ApiErrorTex
 	if (status === 403) {
 		return {
 			message: `The download link kept being refused (403) while trying to ${what}`,
-			description: 'A fresh link was fetched and refused too. Check the system clock and run again.',
+			description:
+				'A fresh link was fetched and refused too. Check the system clock and run again.',
 		};
 	}
 	return {

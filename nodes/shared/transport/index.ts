@@ -20,9 +20,22 @@ import type { z } from 'zod';
 
 import { normalizeBaseUrl } from '../helpers/parse';
 import type { Attempts } from './errors';
-import { describeDownloadError, describeHttpError, describeNetworkError, redact, safeDetail } from './errors';
+import {
+	describeDownloadError,
+	describeHttpError,
+	describeNetworkError,
+	redact,
+	safeDetail,
+} from './errors';
 import type { Outcome, RetryPolicy } from './retry';
-import { DEFAULT_RETRY_POLICY, isIdempotent, mayHaveActed, nextDelay, parseRetryAfter, shouldRetry } from './retry';
+import {
+	DEFAULT_RETRY_POLICY,
+	isIdempotent,
+	mayHaveActed,
+	nextDelay,
+	parseRetryAfter,
+	shouldRetry,
+} from './retry';
 import { describeShape } from './schemas';
 
 export const CREDENTIAL_TYPE = 'documentGenerationApi';
@@ -74,7 +87,8 @@ interface Credentials {
 /** The credential's Request Timeout (seconds) in milliseconds, or the default. */
 export function timeoutFromCredential(value: unknown): number {
 	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return DEFAULT_TIMEOUT_MS;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0)
+		return DEFAULT_TIMEOUT_MS;
 	return Math.round(Math.min(seconds, MAX_TIMEOUT_S) * 1000);
 }
 
@@ -96,7 +110,13 @@ const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
  * for a real code first, and messages only as a fallback.
  */
 export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
-	const chain: Array<{ code?: unknown; message?: unknown; name?: unknown; httpCode?: unknown; messages?: unknown }> = [];
+	const chain: Array<{
+		code?: unknown;
+		message?: unknown;
+		name?: unknown;
+		httpCode?: unknown;
+		messages?: unknown;
+	}> = [];
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	while (current && typeof current === 'object' && !seen.has(current) && chain.length < 10) {
@@ -107,17 +127,22 @@ export function networkFailure(error: unknown): { code: string; detail: string |
 	const innermost = chain[chain.length - 1];
 	const detail = typeof innermost?.message === 'string' ? innermost.message : undefined;
 	for (const level of chain) {
-		if (typeof level.code === 'string' && CODE.test(level.code)) return { code: level.code, detail };
+		if (typeof level.code === 'string' && CODE.test(level.code))
+			return { code: level.code, detail };
 		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
 	}
 	// n8n 1.x keeps no cause: the code is in the wrapper's httpCode, the original text in messages.
 	for (const level of chain) {
-		if (typeof level.httpCode === 'string' && CODE.test(level.httpCode)) return { code: level.httpCode, detail };
+		if (typeof level.httpCode === 'string' && CODE.test(level.httpCode))
+			return { code: level.httpCode, detail };
 	}
-	const texts = chain.slice(1).concat(chain.slice(0, 1)).flatMap((level) => [
-		level.message,
-		...(Array.isArray(level.messages) ? (level.messages as unknown[]) : []),
-	]);
+	const texts = chain
+		.slice(1)
+		.concat(chain.slice(0, 1))
+		.flatMap((level) => [
+			level.message,
+			...(Array.isArray(level.messages) ? (level.messages as unknown[]) : []),
+		]);
 	for (const text of texts) {
 		if (typeof text !== 'string') continue;
 		if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED', detail };
@@ -148,13 +173,24 @@ function apiError(
 	const response: JsonObject = { message };
 	if (extra.httpCode) response.httpCode = extra.httpCode;
 	if (extra.body !== undefined && extra.body !== '') {
-		const raw = typeof extra.body === 'string' ? extra.body : Buffer.isBuffer(extra.body) ? extra.body.toString('utf8') : undefined;
+		const raw =
+			typeof extra.body === 'string'
+				? extra.body
+				: Buffer.isBuffer(extra.body)
+					? extra.body.toString('utf8')
+					: undefined;
 		if (raw !== undefined) {
-			response.body = redact(raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw, secret);
+			response.body = redact(
+				raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw,
+				secret,
+			);
 		} else {
 			try {
 				const json = redact(JSON.stringify(extra.body), secret);
-				response.body = json.length > MAX_ERROR_BODY ? `${json.slice(0, MAX_ERROR_BODY)}…` : (JSON.parse(json) as JsonObject);
+				response.body =
+					json.length > MAX_ERROR_BODY
+						? `${json.slice(0, MAX_ERROR_BODY)}…`
+						: (JSON.parse(json) as JsonObject);
 			} catch {
 				response.body = '(unreadable body)';
 			}
@@ -199,9 +235,17 @@ async function exchange(
 	const signal = cancelSignal(ctx);
 	let actedBefore = false;
 	const cancelled = () =>
-		apiError(ctx, { message: `The execution was cancelled while trying to ${what}`, description: 'Nothing more was sent.' }, secret, {
-			itemIndex: request.itemIndex,
-		});
+		apiError(
+			ctx,
+			{
+				message: `The execution was cancelled while trying to ${what}`,
+				description: 'Nothing more was sent.',
+			},
+			secret,
+			{
+				itemIndex: request.itemIndex,
+			},
+		);
 	for (let attempt = 0; ; attempt++) {
 		if (signal?.aborted) throw cancelled();
 		let response: IN8nHttpFullResponse | undefined;
@@ -209,10 +253,16 @@ async function exchange(
 		let failure: { code: string; detail: string | undefined } | undefined;
 		try {
 			// A fresh options object per attempt: n8n writes into it (abort signal, auth headers).
-			const send: IHttpRequestOptions = { ...options, headers: { ...(options.headers ?? {}) }, abortSignal: signal };
-			response = (authenticated
-				? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, send)
-				: await ctx.helpers.httpRequest(send)) as IN8nHttpFullResponse;
+			const send: IHttpRequestOptions = {
+				...options,
+				headers: { ...(options.headers ?? {}) },
+				abortSignal: signal,
+			};
+			response = (
+				authenticated
+					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, send)
+					: await ctx.helpers.httpRequest(send)
+			) as IN8nHttpFullResponse;
 			outcome = { kind: 'status', status: response.statusCode };
 		} catch (error) {
 			failure = networkFailure(error);
@@ -221,26 +271,43 @@ async function exchange(
 		}
 		const attempts: Attempts = { method, attempts: attempt + 1, elapsedMs: Date.now() - startedAt };
 		const done = () => ({
-			response: { statusCode: response!.statusCode, headers: (response!.headers ?? {}) as IDataObject, body: response!.body },
+			response: {
+				statusCode: response!.statusCode,
+				headers: (response!.headers ?? {}) as IDataObject,
+				body: response!.body,
+			},
 			attempts,
 			actedBefore,
 		});
 		if (response && (response.statusCode < 400 || !shouldRetry(method, outcome))) return done();
 		let delay: number | undefined;
 		if (shouldRetry(method, outcome)) {
-			const retryAfter = response ? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now()) : undefined;
+			const retryAfter = response
+				? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now())
+				: undefined;
 			attempts.retryAfterMs = retryAfter;
 			delay = nextDelay(attempt, startedAt, Date.now(), policy, retryAfter);
 			attempts.retryAfterTooLong =
-				delay === undefined && retryAfter !== undefined && attempt + 1 < policy.maxAttempts && nextDelay(attempt, startedAt, Date.now(), policy) !== undefined;
+				delay === undefined &&
+				retryAfter !== undefined &&
+				attempt + 1 < policy.maxAttempts &&
+				nextDelay(attempt, startedAt, Date.now(), policy) !== undefined;
 		}
 		if (delay === undefined) {
 			if (response) return done();
-			const text = describeNetworkError(failure!.code, what, options.timeout ?? DEFAULT_TIMEOUT_MS, attempts, safeDetail(failure!.detail, secret));
+			const text = describeNetworkError(
+				failure!.code,
+				what,
+				options.timeout ?? DEFAULT_TIMEOUT_MS,
+				attempts,
+				safeDetail(failure!.detail, secret),
+			);
 			throw apiError(ctx, text, secret, { itemIndex: request.itemIndex });
 		}
 		if (method !== 'GET' && mayHaveActed(outcome)) actedBefore = true;
-		ctx.logger?.debug?.(`Document Generation: ${what}: attempt ${attempt + 1} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`);
+		ctx.logger?.debug?.(
+			`Document Generation: ${what}: attempt ${attempt + 1} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`,
+		);
 		await pause(delay, signal);
 	}
 }
@@ -301,7 +368,14 @@ export async function apiRequestWithHeaders<T = unknown>(
 		options.body = JSON.stringify(request.body);
 		options.headers = { 'Content-Type': 'application/json' };
 	}
-	const { response, attempts, actedBefore } = await exchange(ctx, options, true, what, apiKey, request);
+	const { response, attempts, actedBefore } = await exchange(
+		ctx,
+		options,
+		true,
+		what,
+		apiKey,
+		request,
+	);
 	if (response.statusCode === 404 && request.method === 'DELETE' && actedBefore) {
 		// An earlier attempt was cut off or answered 5xx after the service deleted it: gone is
 		// what was asked for.
@@ -375,6 +449,14 @@ export async function fetchFile(
 }
 
 /** A NodeApiError for a failed download answer (used by the download helpers). */
-export function downloadError(ctx: TransportContext, status: number, what: string, itemIndex?: number) {
-	return apiError(ctx, describeDownloadError(status, what), undefined, { itemIndex, httpCode: String(status) });
+export function downloadError(
+	ctx: TransportContext,
+	status: number,
+	what: string,
+	itemIndex?: number,
+) {
+	return apiError(ctx, describeDownloadError(status, what), undefined, {
+		itemIndex,
+		httpCode: String(status),
+	});
 }

@@ -38,9 +38,22 @@ const NEVER_SENT = new Set([
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 ]);
 /** Connections that broke after the request may have been sent. */
-const BROKEN = new Set(['ECONNRESET', 'EPIPE', 'ECONNCLOSED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ERR_STREAM_PREMATURE_CLOSE']);
+const BROKEN = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ECONNCLOSED',
+	'UND_ERR_SOCKET',
+	'UND_ERR_CLOSED',
+	'ERR_STREAM_PREMATURE_CLOSE',
+]);
 /** No answer within the timeout (axios says ECONNABORTED, or ETIMEDOUT when told to). */
-const TIMED_OUT = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const TIMED_OUT = new Set([
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
 
 export type NetworkKind = 'never-sent' | 'broken' | 'timeout' | 'other';
 
@@ -83,7 +96,8 @@ export function mayHaveActed(outcome: Outcome): boolean {
 	return kind === 'broken' || kind === 'timeout' || kind === 'other';
 }
 
-const HTTP_DATE = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? +\d{1,2}[ -][a-z]{3}[ -]\d{2,4} +\d{1,2}:\d{2}:\d{2} +gmt$|^(mon|tue|wed|thu|fri|sat|sun) +[a-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4}$/i;
+const HTTP_DATE =
+	/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? +\d{1,2}[ -][a-z]{3}[ -]\d{2,4} +\d{1,2}:\d{2}:\d{2} +gmt$|^(mon|tue|wed|thu|fri|sat|sun) +[a-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4}$/i;
 
 /**
  * `Retry-After` in milliseconds: delta-seconds or an HTTP date (IMF-fixdate, RFC 850 or
@@ -91,7 +105,8 @@ const HTTP_DATE = /^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? +\d{1,2}[ -][a-z]{3}[ 
  */
 export function parseRetryAfter(header: unknown, nowMs: number): number | undefined {
 	const value = Array.isArray(header) ? (header as unknown[])[0] : header;
-	if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined;
+	if (typeof value === 'number')
+		return Number.isFinite(value) && value >= 0 ? Math.round(value * 1000) : undefined;
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
 	if (text === '') return undefined;
@@ -107,7 +122,11 @@ export function parseRetryAfter(header: unknown, nowMs: number): number | undefi
 }
 
 /** Exponential backoff with jitter: between half and all of base·2^attempt, capped. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function backoffDelay(
+	attempt: number,
+	policy: RetryPolicy,
+	random: () => number = Math.random,
+): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }

@@ -50,7 +50,9 @@ export const accountEnvelope = z
 export const templateCardListEnvelope = z
 	.object({
 		document_template_cards: z.array(
-			z.object({ id: z.string(), identifier: nullableString, app_id: nullableString }).passthrough(),
+			z
+				.object({ id: z.string(), identifier: nullableString, app_id: nullableString })
+				.passthrough(),
 		),
 		meta: pageMetaSchema.nullable().optional(),
 	})
@@ -58,7 +60,9 @@ export const templateCardListEnvelope = z
 
 export const workspaceCardListEnvelope = z
 	.object({
-		workspace_cards: z.array(z.object({ id: z.string(), identifier: nullableString }).passthrough()),
+		workspace_cards: z.array(
+			z.object({ id: z.string(), identifier: nullableString }).passthrough(),
+		),
 		meta: pageMetaSchema.nullable().optional(),
 	})
 	.passthrough();
@@ -75,7 +79,9 @@ export function firstIssue(error: z.ZodError): string {
 export function describeShape(body: unknown, error: z.ZodError): string {
 	if (body === undefined || body === null || body === '') return 'an empty answer';
 	if (typeof body === 'string') {
-		return body.trimStart().startsWith('<') ? 'an HTML page instead of JSON' : 'text instead of JSON';
+		return body.trimStart().startsWith('<')
+			? 'an HTML page instead of JSON'
+			: 'text instead of JSON';
 	}
 	if (Array.isArray(body)) return 'a list where an object was expected';
 	return firstIssue(error);

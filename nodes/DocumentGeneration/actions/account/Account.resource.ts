@@ -15,7 +15,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get the account: plan, documents left, share links (the API token is left out)',
+				description:
+					'Get the account: plan, documents left, share links (the API token is left out)',
 				action: 'Get the account and its remaining document quota',
 			},
 		],

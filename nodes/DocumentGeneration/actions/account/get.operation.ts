@@ -5,7 +5,10 @@ import { getAccount } from '../../../shared/transport/documents';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(
 		this,
 		items,

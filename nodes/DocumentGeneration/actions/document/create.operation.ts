@@ -1,8 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
-import { InputError, parseId, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
+import {
+	InputError,
+	parseId,
+	parseJsonObject,
+	parseWriteStatus,
+} from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport/documents';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
 
@@ -22,7 +32,11 @@ export const properties: INodeProperties[] = [
 		name: 'status',
 		type: 'options',
 		options: [
-			{ name: 'Pending (Generate Now)', value: 'pending', description: 'Store the document and generate the file at once' },
+			{
+				name: 'Pending (Generate Now)',
+				value: 'pending',
+				description: 'Store the document and generate the file at once',
+			},
 			{ name: 'Draft', value: 'draft', description: 'Store the document without generating it' },
 		],
 		default: 'pending',
@@ -74,13 +88,19 @@ export const properties: INodeProperties[] = [
 	waitOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['create'] } },
+	properties,
+);
 
 /** The file name field, trimmed; undefined when empty. */
 export function readFilename(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== 'string' && typeof value !== 'number') {
-		throw new InputError('The file name must be text', 'Enter a file name such as invoice-2026-001.pdf');
+		throw new InputError(
+			'The file name must be text',
+			'Enter a file name such as invoice-2026-001.pdf',
+		);
 	}
 	const text = String(value).trim();
 	return text === '' ? undefined : text;
@@ -97,9 +117,15 @@ export function buildMeta(metaValue: unknown, filename: unknown): IDataObject | 
 	return Object.keys(meta).length ? meta : undefined;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runGenerations(this, items, (i) => {
-		const templateId = parseId(this.getNodeParameter('templateId', i, undefined, { extractValue: true }), 'template');
+		const templateId = parseId(
+			this.getNodeParameter('templateId', i, undefined, { extractValue: true }),
+			'template',
+		);
 		const payload = parseJsonObject(this.getNodeParameter('payload', i, '{}'), 'payload');
 		const status = parseWriteStatus(this.getNodeParameter('status', i, 'pending'));
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;

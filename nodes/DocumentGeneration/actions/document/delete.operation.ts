@@ -7,15 +7,31 @@ import { CONCURRENCY } from '../../../shared/generation';
 import { parseId } from '../../../shared/helpers/parse';
 import { deleteDocument } from '../../../shared/transport/documents';
 
-export const properties: INodeProperties[] = [{ ...documentIdLocator, description: 'The document to delete, with its file: pick it from the list, or enter its ID (a UUID)' }];
+export const properties: INodeProperties[] = [
+	{
+		...documentIdLocator,
+		description:
+			'The document to delete, with its file: pick it from the list, or enter its ID (a UUID)',
+	},
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['delete'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(
 		this,
 		items,
-		(i) => parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID'),
+		(i) =>
+			parseId(
+				this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
+				'document ID',
+			),
 		async (id, i) => {
 			await deleteDocument(this, id, { itemIndex: i });
 			return paired({ deleted: true, id }, i);

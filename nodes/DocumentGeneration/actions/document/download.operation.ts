@@ -9,18 +9,31 @@ import { CONCURRENCY, downloadToBinary } from '../../../shared/generation';
 import { getDocumentCard } from '../../../shared/transport/documents';
 
 export const properties: INodeProperties[] = [
-	{ ...documentIdLocator, description: 'The generated document whose file to download: pick it from the list, or enter its ID (a UUID)' },
+	{
+		...documentIdLocator,
+		description:
+			'The generated document whose file to download: pick it from the list, or enter its ID (a UUID)',
+	},
 	binaryPropertyName({}),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['download'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['download'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(
 		this,
 		items,
 		(i) => {
-			const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+			const id = parseId(
+				this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
+				'document ID',
+			);
 			const field = parseBinaryPropertyName(this.getNodeParameter('binaryPropertyName', i, 'data'));
 			return { id, field };
 		},
@@ -28,7 +41,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			// A fresh card right before the download: its download_url is new.
 			const card = await getDocumentCard(this, id, { itemIndex: i });
 			const binary = await downloadToBinary(this, card, i, { fetchedAt: Date.now() });
-			return [{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } }];
+			return [
+				{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } },
+			];
 		},
 		CONCURRENCY,
 	);

@@ -4,11 +4,22 @@
  * together, fetch each file as soon as its document is ready, and output one item per input
  * item in input order, paired with it.
  */
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { normalizeDocument } from '../../../shared/helpers/document';
 import type { ItemError } from '../../../shared/helpers/items';
-import { asItemError, createLimiter, errorItem, mapConcurrent } from '../../../shared/helpers/items';
+import {
+	asItemError,
+	createLimiter,
+	errorItem,
+	mapConcurrent,
+} from '../../../shared/helpers/items';
 import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
 import type { WaitTarget } from '../../../shared/generation';
 import { CONCURRENCY, downloadToBinary, waitForDocuments } from '../../../shared/generation';
@@ -47,16 +58,27 @@ export interface GenerationRequest extends GenerationOptions {
 	templateId?: string;
 }
 
-export const NO_WAIT: GenerationOptions = { wait: false, download: false, binaryPropertyName: 'data', timeoutSeconds: 300 };
+export const NO_WAIT: GenerationOptions = {
+	wait: false,
+	download: false,
+	binaryPropertyName: 'data',
+	timeoutSeconds: 300,
+};
 
 /** Wait/download settings common to create and update, read and checked for one item. */
 export function readGenerationOptions(ctx: IExecuteFunctions, i: number): GenerationOptions {
 	const wait = ctx.getNodeParameter('waitForCompletion', i, true) as boolean;
 	const download = wait && (ctx.getNodeParameter('download', i, false) as boolean);
-	const binaryPropertyName = download ? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data')) : 'data';
+	const binaryPropertyName = download
+		? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data'))
+		: 'data';
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutSeconds = wait
-		? parsePositiveInteger(options.waitTimeout ?? 300, 'wait timeout', 'Set Options → Wait Timeout to a number of seconds, e.g. 300')
+		? parsePositiveInteger(
+				options.waitTimeout ?? 300,
+				'wait timeout',
+				'Set Options → Wait Timeout to a number of seconds, e.g. 300',
+			)
 		: 300;
 	return { wait: !!wait, download: !!download, binaryPropertyName, timeoutSeconds };
 }
@@ -134,7 +156,9 @@ export async function runGenerations(
 					limit(async () => {
 						if (stop.signal.aborted) return;
 						try {
-							const data = await downloadToBinary(ctx, result.card, i, { fetchedAt: result.fetchedAt });
+							const data = await downloadToBinary(ctx, result.card, i, {
+								fetchedAt: result.fetchedAt,
+							});
 							binaries.set(i, { [request.binaryPropertyName]: data });
 						} catch (error) {
 							fail(i, error);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
@@ -29,19 +34,30 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(
 		this,
 		items,
 		(i) => {
-			const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+			const id = parseId(
+				this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
+				'document ID',
+			);
 			const options = this.getNodeParameter('options', i, {}) as IDataObject;
 			return { id, full: options.includePayload === true };
 		},
 		async ({ id, full }, i) => {
-			const document = full ? await getDocument(this, id, { itemIndex: i }) : await getDocumentCard(this, id, { itemIndex: i });
+			const document = full
+				? await getDocument(this, id, { itemIndex: i })
+				: await getDocumentCard(this, id, { itemIndex: i });
 			return paired(normalizeDocument(document), i);
 		},
 		CONCURRENCY,

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdsFilter, workspaceIdFilter } from '../../../shared/descriptions';
@@ -56,9 +61,15 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['getAll'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runPerItem(
 		this,
 		items,
@@ -66,7 +77,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 			const limit = returnAll
 				? Infinity
-				: parsePositiveInteger(this.getNodeParameter('limit', i, 50), 'limit', 'Set Limit to 1 or more, or turn on Return All');
+				: parsePositiveInteger(
+						this.getNodeParameter('limit', i, 50),
+						'limit',
+						'Set Limit to 1 or more, or turn on Return All',
+					);
 			const filters = parseListFilters(this.getNodeParameter('filters', i, {}));
 			return { limit, filters };
 		},

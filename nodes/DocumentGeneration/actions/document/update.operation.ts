@@ -1,8 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyName, documentIdLocator, templateIdLocator } from '../../../shared/descriptions';
-import { InputError, parseId, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
+import {
+	binaryPropertyName,
+	documentIdLocator,
+	templateIdLocator,
+} from '../../../shared/descriptions';
+import {
+	InputError,
+	parseId,
+	parseJsonObject,
+	parseWriteStatus,
+} from '../../../shared/helpers/parse';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport/documents';
 import { readFilename } from './create.operation';
@@ -32,7 +46,8 @@ export const properties: INodeProperties[] = [
 				name: 'meta',
 				type: 'json',
 				default: '{}',
-				description: 'Replaces the meta data of the document as a whole: one JSON object, e.g. {"order_id": "A-1001"} ({} clears it)',
+				description:
+					'Replaces the meta data of the document as a whole: one JSON object, e.g. {"order_id": "A-1001"} ({} clears it)',
 			},
 			{
 				displayName: 'Payload (JSON)',
@@ -46,7 +61,11 @@ export const properties: INodeProperties[] = [
 				name: 'status',
 				type: 'options',
 				options: [
-					{ name: 'Pending (Generate Now)', value: 'pending', description: 'Generate the file (again) now' },
+					{
+						name: 'Pending (Generate Now)',
+						value: 'pending',
+						description: 'Generate the file (again) now',
+					},
 					{ name: 'Draft', value: 'draft', description: 'Keep it as a draft' },
 				],
 				default: 'pending',
@@ -72,24 +91,35 @@ export const properties: INodeProperties[] = [
 		name: 'download',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to put the regenerated file into the output as binary data (when the update sets status Pending)',
+		description:
+			'Whether to put the regenerated file into the output as binary data (when the update sets status Pending)',
 		displayOptions: { show: { waitForCompletion: [true] } },
 	},
 	binaryPropertyName({ waitForCompletion: [true], download: [true] }),
 	waitOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['document'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['document'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await runGenerations(this, items, (i) => {
-		const id = parseId(this.getNodeParameter('documentId', i, undefined, { extractValue: true }), 'document ID');
+		const id = parseId(
+			this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
+			'document ID',
+		);
 		const update = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 		const fields: IDataObject = {};
 		if (update.templateId !== undefined && update.templateId !== '') {
 			const locator = update.templateId as IDataObject | string;
 			const value = typeof locator === 'object' && locator !== null ? locator.value : locator;
-			if (value !== '' && value !== undefined) fields.document_template_id = parseId(value, 'template');
+			if (value !== '' && value !== undefined)
+				fields.document_template_id = parseId(value, 'template');
 		}
 		if ('payload' in update) {
 			const payload = parseJsonObject(update.payload, 'payload');
@@ -119,7 +149,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			send: async () => {
 				if (mergeFilenameIntoCurrentMeta) {
 					const current = normalizeDocument(await getDocumentCard(this, id, { itemIndex: i }));
-					const meta = current.meta && typeof current.meta === 'object' && !Array.isArray(current.meta) ? current.meta : {};
+					const meta =
+						current.meta && typeof current.meta === 'object' && !Array.isArray(current.meta)
+							? current.meta
+							: {};
 					fields.meta = { ...(meta as IDataObject), _filename: filename };
 				}
 				return await updateDocument(this, id, fields, { itemIndex: i });
