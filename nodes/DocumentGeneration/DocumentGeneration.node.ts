@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as account from './actions/account/Account.resource';
 import * as document from './actions/document/Document.resource';
 import { router } from './actions/router';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions } from '../shared/methods';
 
 export class DocumentGeneration implements INodeType {
 	description: INodeTypeDescription = {

@@ -7,7 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { binaryPropertyName, templateIdsFilter, workspaceIdFilter } from '../shared/descriptions';
-import { listSearch, loadOptions } from '../DocumentGeneration/methods';
+import { listSearch, loadOptions } from '../shared/methods';
 import { poll } from './poll';
 
 export class DocumentGenerationTrigger implements INodeType {

@@ -1,8 +1,8 @@
 /**
  * The polling trigger: one list walk per chosen event (`q[status]`), bounded by
  * `q[updated_since]` on the service's own timestamps; each document fires once per time it
- * reaches a chosen state, oldest first. Cursor and de-duplication live in
- * `shared/helpers/cursor.ts` (pure); this file does the requests and the n8n side.
+ * reaches a chosen state, oldest first. The cursor and de-duplication live in `cursor/`
+ * (pure), the list reading in `list.ts`; this file is the n8n side.
  *
  * Static data is written only at the very end of a successful poll, so a poll that fails
  * halfway (n8n does not save its static data) loses nothing: the next one sees it all again.
@@ -10,200 +10,25 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from '../shared/generation';
-import type {
-	Entry,
-	EventCursor,
-	TriggerEvent,
-	TriggerState,
-	WalkFacts,
-} from '../shared/helpers/cursor';
+import { downloadToBinary } from '../shared/download';
+import { normalizeDocument } from '../shared/helpers/document';
+import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
+import { InputError } from '../shared/helpers/parse';
+import type { TriggerEvent } from '../shared/types';
+import type { Entry, EventCursor, TriggerState } from './cursor/model';
+import { newest, oldestFirst } from './cursor/model';
 import {
-	MAX_PASSES,
-	OVERLAP_SECONDS,
-	ServiceClock,
-	TRIGGER_EVENTS,
-	Walk,
 	advance,
-	entryOf,
 	initialCursor,
 	matches,
 	mergeCursors,
-	newest,
-	oldestFirst,
 	readState,
 	serializeState,
-} from '../shared/helpers/cursor';
-import { normalizeDocument } from '../shared/helpers/document';
-import { mapConcurrent } from '../shared/helpers/items';
-import { InputError, parseBinaryPropertyName, parseListFilters } from '../shared/helpers/parse';
-import type { ListFilters } from '../shared/transport/documents';
-import { listDocumentCards } from '../shared/transport/documents';
-
-/** Downloads at a time. */
-const DOWNLOAD_CONCURRENCY = 8;
-/** Pages in one walk, at most (24 cards each): a list that never ends is a service fault. */
-const MAX_PAGES = 5000;
-
-interface Settings {
-	events: TriggerEvent[];
-	/** The template and workspace filters. */
-	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>;
-	download: boolean;
-	binaryPropertyName: string;
-}
-
-function readSettings(ctx: IPollFunctions): Settings {
-	const rawEvents = ctx.getNodeParameter('events', ['success']) as unknown;
-	// An expression may give an array or a comma-separated text.
-	const list = (
-		Array.isArray(rawEvents)
-			? rawEvents
-			: typeof rawEvents === 'string'
-				? rawEvents.split(/[\s,;]+/)
-				: [rawEvents]
-	)
-		.map((e) => (typeof e === 'string' ? e.trim() : e))
-		.filter((e) => e !== '' && e !== undefined && e !== null);
-	const events: TriggerEvent[] = [];
-	for (const value of list) {
-		if (!TRIGGER_EVENTS.includes(value as TriggerEvent)) {
-			throw new InputError(
-				`The event "${String(value)}" is not one the trigger knows`,
-				'Choose Generation Succeeded and/or Generation Failed',
-			);
-		}
-		if (!events.includes(value as TriggerEvent)) events.push(value as TriggerEvent);
-	}
-	if (!events.length) {
-		throw new InputError(
-			'No event is chosen',
-			'Choose Generation Succeeded and/or Generation Failed under Events',
-		);
-	}
-	const { templateIds, workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
-	const filter = { templateIds, workspaceId };
-	const download = ctx.getNodeParameter('download', false) === true;
-	const binaryPropertyName = download
-		? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data'))
-		: 'data';
-	return { events, filter, download, binaryPropertyName };
-}
-
-function listFilters(settings: Settings, event: TriggerEvent, since?: number | null): ListFilters {
-	const filters: ListFilters = { ...settings.filter, status: event };
-	if (since !== undefined && since !== null) filters.updatedSince = since;
-	return filters;
-}
-
-interface WalkResult {
-	walk: Walk;
-	settled: boolean;
-	requests: number;
-}
-
-/** What one poll learns besides the cards: the service's clock, and when each card arrived. */
-class PollRun {
-	readonly clock = new ServiceClock();
-	readonly fetchedAt = new Map<string, number>();
-}
-
-/**
- * One page of the list; its `Date` and the signing times of its download links feed the
- * service clock.
- */
-async function listPage(ctx: IPollFunctions, run: PollRun, filters: ListFilters, page: number) {
-	const answer = await listDocumentCards(ctx, filters, page);
-	const now = Date.now();
-	run.clock.observe(answer.cards, now, answer.serverTime);
-	for (const card of answer.cards) {
-		const entry = entryOf(card);
-		if (entry) run.fetchedAt.set(entry.key, now);
-	}
-	return answer;
-}
-
-/** What is known of a walk that began at host time `started`. */
-function factsSince(run: PollRun, started: number): WalkFacts {
-	return { durationMs: Date.now() - started, serviceStartMs: run.clock.lowerBoundAt(started) };
-}
-
-/** Walks every page of the list, again while the walks disagree (see `Walk`). */
-async function walkList(
-	ctx: IPollFunctions,
-	run: PollRun,
-	filters: ListFilters,
-	walk: Walk,
-	started: number,
-): Promise<WalkResult> {
-	let settled = false;
-	let requests = 0;
-	while (!settled && walk.passes < MAX_PASSES) {
-		const cards: IDataObject[] = [];
-		let pages = 0;
-		for (let page: number | null = 1; page !== null; ) {
-			if (pages >= MAX_PAGES) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The document list did not end after ${MAX_PAGES} pages`,
-					{
-						description:
-							'The service kept announcing a next page. Narrow the trigger with Filters, or report it if it persists.',
-					},
-				);
-			}
-			const answer = await listPage(ctx, run, filters, page);
-			requests++;
-			pages++;
-			cards.push(...answer.cards);
-			page = answer.nextPage;
-		}
-		settled = walk.addPass(cards, pages, factsSince(run, started));
-	}
-	return { walk, settled, requests };
-}
-
-interface Probe {
-	entries: Entry[];
-	settled: boolean;
-	/** The bound of the walk after the first page, if there was one. */
-	coveredSince?: number;
-}
-
-/**
- * Every card of one event that matters right now, without a cursor: the first page (any
- * order), then, if there are more pages, everything since the newest card of that page (less
- * the overlap). The newest card over all of it is the newest in the list.
- */
-async function probe(
-	ctx: IPollFunctions,
-	run: PollRun,
-	settings: Settings,
-	event: TriggerEvent,
-	started: number,
-): Promise<Probe> {
-	const first = await listPage(ctx, run, listFilters(settings, event), 1);
-	const top = newest(
-		first.cards.map(entryOf).filter((entry): entry is Entry => entry !== undefined),
-	);
-	let settled = true;
-	let coveredSince: number | undefined;
-	let walk = new Walk();
-	if (first.nextPage === null) {
-		walk.addPass(first.cards, 1);
-	} else {
-		// Without a readable time on the first page, nothing better than walking it all.
-		if (top?.ms !== undefined) coveredSince = Math.floor(top.ms / 1000) - OVERLAP_SECONDS;
-		walk = new Walk({ cursor: top?.ms ?? null, since: coveredSince ?? null });
-		settled = (await walkList(ctx, run, listFilters(settings, event, coveredSince), walk, started))
-			.settled;
-		walk.addPass(first.cards, 1);
-	}
-	const entries = [...walk.entries.values()].filter((entry) =>
-		matches(entry.card, event, settings.filter),
-	);
-	return { entries, settled, coveredSince };
-}
+} from './cursor/state';
+import { Walk } from './cursor/walk';
+import { PollRun, factsSince, probe, walkList } from './list';
+import type { Settings } from './settings';
+import { listFilters, readSettings } from './settings';
 
 function toItem(entry: Entry): INodeExecutionData {
 	return { json: normalizeDocument(entry.card as IDataObject) };
@@ -223,7 +48,7 @@ async function attachFiles(
 		.filter(({ entry }) => entry.card.status === 'success');
 	const files = await mapConcurrent(
 		wanted,
-		DOWNLOAD_CONCURRENCY,
+		CONCURRENCY,
 		async ({ entry, index }): Promise<IBinaryData> =>
 			await downloadToBinary(ctx, entry.card as IDataObject, index, {
 				fetchedAt: run.fetchedAt.get(entry.key),

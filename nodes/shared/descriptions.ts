@@ -1,8 +1,9 @@
 /** Parameter descriptions used by both nodes or by several operations. */
 import type { INodeProperties } from 'n8n-workflow';
 
-const UUID_REGEX =
-	'^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
+import { UUID_PATTERN } from './helpers/parse';
+
+const UUID_REGEX = `^\\s*${UUID_PATTERN}\\s*$`;
 
 /** A resource locator for a UUID: a searchable list (the default) or the ID typed in. */
 function uuidLocator(spec: {

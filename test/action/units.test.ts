@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /** Plain unit tests of the pure pieces behind waiting, downloads and output items. */
-import {
-	fileNameFor,
-	mimeTypeFor,
-	normalizeDocument,
-	timeOf,
-} from '../../nodes/shared/helpers/document';
+import { fileNameFor, mimeTypeFor, normalizeDocument } from '../../nodes/shared/helpers/document';
+import { timeOf } from '../../nodes/shared/helpers/dates';
 import { createLimiter, mapConcurrent } from '../../nodes/shared/helpers/items';
-import { isAfterWrite, pollDelay, updatedSinceFor } from '../../nodes/shared/helpers/wait';
+import {
+	isAfterWrite,
+	pollDelay,
+	updatedSinceFor,
+} from '../../nodes/DocumentGeneration/actions/document/schedule';
 
 describe('poll schedule', () => {
 	test('first looks after about a second, then backs off by half up to 10 s', () => {

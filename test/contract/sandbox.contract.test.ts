@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-dangerous-functions, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 // Contract tests of the sandbox: it must answer like the real service as
-// /work/shared/spec/service-facts.md describes it, since every node test trusts it.
+// docs/spec/service-facts.md describes it, since every node test trusts it.
 import { execFileSync } from 'child_process';
 import { request } from 'undici';
 import type { z } from 'zod';

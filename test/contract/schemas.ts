@@ -1,5 +1,5 @@
 // Strict zod schemas of what the service answers (as described in
-// /work/shared/spec/*.md). Used to hold the sandbox to the contract; other
+// docs/spec/*.md). Used to hold the sandbox to the contract; other
 // tests may reuse them.
 import { z } from 'zod';
 

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * What the editor shows and stores, as n8n loads it: the built package through n8n-core's
- * PackageDirectoryLoader (harness `loadPackage`). The public contract (node-contract.md:
+ * PackageDirectoryLoader (harness `loadPackage`). The public contract (docs/spec/node-contract.md:
  * node, parameter and option names, types, defaults), the AI-tool flag, the codex (node
  * panel categories, search aliases, doc links) and the light and dark icons.
  * Needs `npm run build` first.
@@ -100,7 +100,7 @@ function expectLocator(p: INodeProperties) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The contract (node-contract.md)
+// The contract (docs/spec/node-contract.md)
 // ---------------------------------------------------------------------------------------
 
 describe('contract: node types', () => {

@@ -6,7 +6,7 @@ import {
 	templateMatches,
 	uuidIn,
 	workspaceNames,
-} from '../../nodes/DocumentGeneration/methods/labels';
+} from '../../nodes/shared/methods/labels';
 
 const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 

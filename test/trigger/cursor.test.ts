@@ -23,11 +23,11 @@ import {
 	readState,
 	serializeState,
 	signedAtOf,
-	timeOf,
 	type Card,
 	type Entry,
 	type EventCursor,
-} from '../../nodes/shared/helpers/cursor';
+} from '../../nodes/DocumentGenerationTrigger/cursor';
+import { timeOf } from '../../nodes/shared/helpers/dates';
 
 const BASE = Date.UTC(2030, 5, 1, 12, 0, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');

@@ -5,7 +5,6 @@ import {
 	InputError,
 	isUuid,
 	jsonProblem,
-	normalizeBaseUrl,
 	parseBinaryPropertyName,
 	parseId,
 	parseIdList,
@@ -227,20 +226,6 @@ describe('parsePositiveInteger', () => {
 		const e = refusal(() => parsePositiveInteger(value, 'limit', 'Set Limit to 1 or more'));
 		expect(e.message).toMatch(/^The limit must be a whole number of at least 1/);
 		expect(e.hint).toBe('Set Limit to 1 or more');
-	});
-});
-
-describe('normalizeBaseUrl', () => {
-	test.each([
-		['https://api.pdfmonkey.io', 'https://api.pdfmonkey.io'],
-		['https://api.pdfmonkey.io/', 'https://api.pdfmonkey.io'],
-		['  https://api.pdfmonkey.io/api/v1/ ', 'https://api.pdfmonkey.io'],
-		['http://127.0.0.1:4010/API/V1', 'http://127.0.0.1:4010'],
-		['', 'https://api.pdfmonkey.io'],
-		[undefined, 'https://api.pdfmonkey.io'],
-		[42, 'https://api.pdfmonkey.io'],
-	])('%p → %p', (value, expected) => {
-		expect(normalizeBaseUrl(value)).toBe(expected);
 	});
 });
 

@@ -1,4 +1,4 @@
-/** Unit tests of the pure helpers of the transport (nodes/shared/transport/index.ts, schemas.ts). */
+/** Unit tests of the pure helpers of the transport (nodes/shared/transport/) and of the HTTP date reader. */
 import { NodeApiError, type INode } from 'n8n-workflow';
 import { z } from 'zod';
 
@@ -6,9 +6,10 @@ import {
 	DEFAULT_TIMEOUT_MS,
 	buildQuery,
 	networkFailure,
+	normalizeBaseUrl,
 	timeoutFromCredential,
 } from '../../nodes/shared/transport';
-import { parseHttpDate } from '../../nodes/shared/transport/documents';
+import { parseHttpDate } from '../../nodes/shared/helpers/dates';
 import { describeShape, firstIssue } from '../../nodes/shared/transport/schemas';
 
 const node: INode = {
@@ -160,5 +161,19 @@ describe('parseHttpDate (the Date header of list answers)', () => {
 		'Mon, 06 Nov 0094 08:49:37 GMT', // would become 1994
 	])('ignores %p', (value) => {
 		expect(parseHttpDate(value)).toBeUndefined();
+	});
+});
+
+describe('normalizeBaseUrl', () => {
+	test.each([
+		['https://api.pdfmonkey.io', 'https://api.pdfmonkey.io'],
+		['https://api.pdfmonkey.io/', 'https://api.pdfmonkey.io'],
+		['  https://api.pdfmonkey.io/api/v1/ ', 'https://api.pdfmonkey.io'],
+		['http://127.0.0.1:4010/API/V1', 'http://127.0.0.1:4010'],
+		['', 'https://api.pdfmonkey.io'],
+		[undefined, 'https://api.pdfmonkey.io'],
+		[42, 'https://api.pdfmonkey.io'],
+	])('%p → %p', (value, expected) => {
+		expect(normalizeBaseUrl(value)).toBe(expected);
 	});
 });

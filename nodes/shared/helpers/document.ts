@@ -3,13 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonLoose } from './parse';
 
-/** A service timestamp (ISO 8601 text) in ms; undefined when it cannot be read. */
-export function timeOf(value: unknown): number | undefined {
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const ms = Date.parse(value);
-	return Number.isFinite(ms) ? ms : undefined;
-}
-
 /** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {
 	return status === 'success' || status === 'failure';

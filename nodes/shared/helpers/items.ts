@@ -9,6 +9,9 @@ import { InputError } from './parse';
 
 export type ItemError = NodeApiError | NodeOperationError;
 
+/** Requests in flight at once, per node run: the one limit every node and operation uses. */
+export const CONCURRENCY = 8;
+
 /** A NodeOperationError for refused input, naming the item and how to fix it. */
 export function refusal(
 	ctx: IExecuteFunctions,

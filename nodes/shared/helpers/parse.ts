@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ListFilters } from '../transport/documents';
+import type { ListFilters } from '../types';
 
 /** A refusal of user input: `message` says what is wrong, `hint` how to fix it. */
 export class InputError extends Error {
@@ -18,7 +18,12 @@ export class InputError extends Error {
 	}
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID, as text (for the editor's regex validation) and as the one pattern the code uses. */
+export const UUID_PATTERN =
+	'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const UUID = new RegExp(`^${UUID_PATTERN}$`);
+/** A UUID at the end of a text (a pasted URL or path ending in the id). */
+const TRAILING_UUID = new RegExp(`${UUID_PATTERN}$`);
 
 export function isUuid(value: unknown): value is string {
 	return typeof value === 'string' && UUID.test(value);
@@ -62,7 +67,7 @@ export function parseId(value: unknown, label: string): string {
 		);
 	}
 	const text = raw.trim();
-	const match = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(text);
+	const match = TRAILING_UUID.exec(text);
 	const id =
 		match && (match.index === 0 || /[/=]$/.test(text.slice(0, match.index))) ? match[0] : text;
 	if (!isUuid(id)) {
@@ -172,13 +177,6 @@ export function parsePositiveInteger(value: unknown, label: string, hint: string
 		);
 	}
 	return n;
-}
-
-/** The API host root from the credential: trims spaces, trailing slashes and a pasted `/api/v1`. */
-export function normalizeBaseUrl(value: unknown): string {
-	const text =
-		typeof value === 'string' && value.trim() !== '' ? value.trim() : 'https://api.pdfmonkey.io';
-	return text.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
 }
 
 function tryParseJson(text: string): { value: unknown } | { problem: string } {

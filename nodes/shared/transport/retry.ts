@@ -10,6 +10,8 @@
  * A request that timed out is not repeated, whatever the method: the timeout is the user's
  * bound on waiting for one answer, and repeating it would multiply that wait.
  */
+import { parseHttpDate } from '../helpers/dates';
+
 export interface RetryPolicy {
 	/** Attempts in all, the first included. */
 	maxAttempts: number;
@@ -96,9 +98,6 @@ export function mayHaveActed(outcome: Outcome): boolean {
 	return kind === 'broken' || kind === 'timeout' || kind === 'other';
 }
 
-const HTTP_DATE =
-	/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? +\d{1,2}[ -][a-z]{3}[ -]\d{2,4} +\d{1,2}:\d{2}:\d{2} +gmt$|^(mon|tue|wed|thu|fri|sat|sun) +[a-z]{3} +\d{1,2} +\d{1,2}:\d{2}:\d{2} +\d{4}$/i;
-
 /**
  * `Retry-After` in milliseconds: delta-seconds or an HTTP date (IMF-fixdate, RFC 850 or
  * asctime); undefined when absent or junk. A date in the past means "now" (0).
@@ -114,10 +113,8 @@ export function parseRetryAfter(header: unknown, nowMs: number): number | undefi
 		const ms = Math.round(Number(text) * 1000);
 		return Number.isFinite(ms) ? ms : undefined;
 	}
-	if (!HTTP_DATE.test(text)) return undefined;
-	// asctime has no zone and means GMT; Date.parse would read it as local time.
-	const date = Date.parse(/gmt$/i.test(text) ? text : `${text} GMT`);
-	if (Number.isNaN(date)) return undefined;
+	const date = parseHttpDate(text, { obsoleteForms: true });
+	if (date === undefined) return undefined;
 	return Math.max(0, date - nowMs);
 }
 

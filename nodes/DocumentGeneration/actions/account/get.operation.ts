@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { paired, runPerItem } from '../../../shared/helpers/items';
-import { getAccount } from '../../../shared/transport/documents';
+import { getAccount } from '../../../shared/transport';
 
 export const description: INodeProperties[] = [];
 

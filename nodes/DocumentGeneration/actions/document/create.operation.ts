@@ -13,7 +13,7 @@ import {
 	parseJsonObject,
 	parseWriteStatus,
 } from '../../../shared/helpers/parse';
-import { createDocument } from '../../../shared/transport/documents';
+import { createDocument } from '../../../shared/transport';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
 
 export const properties: INodeProperties[] = [

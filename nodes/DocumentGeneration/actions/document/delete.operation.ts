@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { paired, runPerItem } from '../../../shared/helpers/items';
-import { CONCURRENCY } from '../../../shared/generation';
+import { CONCURRENCY } from '../../../shared/helpers/items';
 import { parseId } from '../../../shared/helpers/parse';
-import { deleteDocument } from '../../../shared/transport/documents';
+import { deleteDocument } from '../../../shared/transport';
 
 export const properties: INodeProperties[] = [
 	{

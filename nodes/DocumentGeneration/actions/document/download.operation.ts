@@ -5,8 +5,9 @@ import { binaryPropertyName, documentIdLocator } from '../../../shared/descripti
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { runPerItem } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName, parseId } from '../../../shared/helpers/parse';
-import { CONCURRENCY, downloadToBinary } from '../../../shared/generation';
-import { getDocumentCard } from '../../../shared/transport/documents';
+import { downloadToBinary } from '../../../shared/download';
+import { CONCURRENCY } from '../../../shared/helpers/items';
+import { getDocumentCard } from '../../../shared/transport';
 
 export const properties: INodeProperties[] = [
 	{

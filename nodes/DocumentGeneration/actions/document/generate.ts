@@ -15,14 +15,16 @@ import type {
 import { normalizeDocument } from '../../../shared/helpers/document';
 import type { ItemError } from '../../../shared/helpers/items';
 import {
+	CONCURRENCY,
 	asItemError,
 	createLimiter,
 	errorItem,
 	mapConcurrent,
 } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
-import type { WaitTarget } from '../../../shared/generation';
-import { CONCURRENCY, downloadToBinary, waitForDocuments } from '../../../shared/generation';
+import { downloadToBinary } from '../../../shared/download';
+import type { WaitTarget } from './wait';
+import { waitForDocuments } from './wait';
 
 /** The Options collection of create and update (how long to wait). */
 export const waitOptions: INodeProperties = {

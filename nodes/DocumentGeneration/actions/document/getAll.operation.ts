@@ -10,7 +10,7 @@ import { templateIdsFilter, workspaceIdFilter } from '../../../shared/descriptio
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, runPerItem } from '../../../shared/helpers/items';
 import { parseListFilters, parsePositiveInteger } from '../../../shared/helpers/parse';
-import { listDocumentCards } from '../../../shared/transport/documents';
+import { listDocumentCards } from '../../../shared/transport';
 
 export const properties: INodeProperties[] = [
 	{

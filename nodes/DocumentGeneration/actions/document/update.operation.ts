@@ -18,7 +18,7 @@ import {
 	parseWriteStatus,
 } from '../../../shared/helpers/parse';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { getDocumentCard, updateDocument } from '../../../shared/transport/documents';
+import { getDocumentCard, updateDocument } from '../../../shared/transport';
 import { readFilename } from './create.operation';
 import { readGenerationOptions, runGenerations, waitOptions } from './generate';
 

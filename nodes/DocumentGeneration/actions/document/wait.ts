@@ -10,21 +10,16 @@
  * file can be fetched while others still generate; the card a poll ends with carries a
  * fresh `download_url`, so a download needs no extra request unless the link has aged.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { fileNameFor, isFinished, mimeTypeFor, timeOf } from './helpers/document';
-import type { ItemError } from './helpers/items';
-import { asItemError, mapConcurrent } from './helpers/items';
-import { isAfterWrite, pollDelay, updatedSinceFor } from './helpers/wait';
-import type { TransportContext } from './transport';
-import { downloadError, fetchFile, pause } from './transport';
-import { PAGE_SIZE, getDocumentCard, listDocumentCards } from './transport/documents';
+import { isFinished } from '../../../shared/helpers/document';
+import { timeOf } from '../../../shared/helpers/dates';
+import type { ItemError } from '../../../shared/helpers/items';
+import { CONCURRENCY, asItemError, mapConcurrent } from '../../../shared/helpers/items';
+import { PAGE_SIZE, getDocumentCard, listDocumentCards, pause } from '../../../shared/transport';
+import { isAfterWrite, pollDelay, updatedSinceFor } from './schedule';
 
-/** Requests in flight at once, per node execution. */
-export const CONCURRENCY = 8;
-/** A download link older than this is fetched again before use (links live 15 to 60 min). */
-export const FRESH_LINK_MS = 60_000;
 /** Complete list rounds a document may be missing from before it is fetched by id. */
 const MISSES_BEFORE_FETCH = 2;
 /** Most templates named in one list request. */
@@ -279,75 +274,4 @@ export async function waitForDocuments(
 		}
 	}
 	return results;
-}
-
-export interface DownloadOptions {
-	/** Host time (ms) the card was fetched; an older link than FRESH_LINK_MS is renewed first. */
-	fetchedAt?: number;
-}
-
-function noFileError(
-	ctx: TransportContext,
-	card: IDataObject,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Document ${String(card.id)} has no file to download: its status is "${String(card.status)}"`,
-		{
-			description:
-				card.status === 'failure'
-					? `Generation failed${card.failure_cause ? ` (${String(card.failure_cause)})` : ''}. Fix it and generate again with Update and status "Pending".`
-					: 'Only documents with status "success" have a file. Wait for the generation to finish (Create/Update with "Wait for Completion"), or trigger on finished documents.',
-			itemIndex,
-		},
-	);
-}
-
-/**
- * The file of a finished document as n8n binary data, named after the document's file name
- * with the MIME type of its extension. Uses the card's `download_url` when it is fresh,
- * otherwise fetches the card again first; on 403 (expired link) fetches the card again and
- * tries once more. Never sends the Authorization header to the file host.
- */
-export async function downloadToBinary(
-	ctx: IExecuteFunctions | IPollFunctions,
-	card: IDataObject,
-	itemIndex: number,
-	options: DownloadOptions = {},
-): Promise<IBinaryData> {
-	const transport = ctx as TransportContext;
-	const id = String(card.id);
-	const what = `download the file of document ${id}`;
-	if (card.status !== 'success') throw noFileError(transport, card, itemIndex);
-
-	let current = card;
-	const stale = options.fetchedAt !== undefined && Date.now() - options.fetchedAt > FRESH_LINK_MS;
-	if (stale || typeof current.download_url !== 'string' || current.download_url === '') {
-		current = await getDocumentCard(transport, id, { itemIndex });
-	}
-	for (let attempt = 0; ; attempt++) {
-		if (current.status !== 'success') throw noFileError(transport, current, itemIndex);
-		const url = typeof current.download_url === 'string' ? current.download_url : '';
-		if (!url) {
-			throw new NodeOperationError(ctx.getNode(), `Document ${id} has no download link`, {
-				description:
-					'The service answered without a download_url for a successful document; run again later.',
-				itemIndex,
-			});
-		}
-		const response = await fetchFile(transport, url, { what, itemIndex });
-		if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
-			const filename = fileNameFor(current);
-			return await ctx.helpers.prepareBinaryData(
-				response.body,
-				filename,
-				mimeTypeFor(filename, current.output_type),
-			);
-		}
-		// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
-		if (response.statusCode !== 403 || attempt >= 1)
-			throw downloadError(transport, response.statusCode, what, itemIndex);
-		current = await getDocumentCard(transport, id, { itemIndex });
-	}
 }

@@ -1,8 +1,8 @@
 /** Option lists of the filters (`filters.workspaceId`, `filters.templateIds`) of both nodes. */
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { isUuid } from '../../shared/helpers/parse';
-import { listTemplateCards, listWorkspaceCards } from '../../shared/transport/documents';
+import { isUuid } from '../helpers/parse';
+import { listTemplateCards, listWorkspaceCards } from '../transport';
 import { templateLabel, workspaceNames } from './labels';
 import { workspaceNamesOrNone } from './workspaces';
 

@@ -1,7 +1,7 @@
 /** The `list` modes of the resource locators (`templateId`, `documentId`). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listDocumentCards, listTemplateCards } from '../../shared/transport/documents';
+import { listDocumentCards, listTemplateCards } from '../transport';
 import { documentLabel, templateLabel, templateMatches, uuidIn } from './labels';
 import { workspaceNamesOrNone } from './workspaces';
 

@@ -1,7 +1,7 @@
 /** Workspace names for the labels of the template lists (not a method n8n calls). */
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { listWorkspaceCards } from '../../shared/transport/documents';
+import { listWorkspaceCards } from '../transport';
 import { workspaceNames } from './labels';
 
 /**

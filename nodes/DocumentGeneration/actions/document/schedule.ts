@@ -1,5 +1,5 @@
 /** Pure pieces of waiting for generation: the polling schedule, the list window, stale views. */
-import { timeOf } from './document';
+import { timeOf } from '../../../shared/helpers/dates';
 
 /**
  * Delay before poll number `round` (0-based): a first look after about a second (typical

@@ -1,0 +1,132 @@
+/**
+ * Reading one event's list: every page, again while readings disagree (see `Walk`), with
+ * the service's clock read from every answer.
+ */
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { listDocumentCards } from '../shared/transport';
+import type { ListFilters, TriggerEvent } from '../shared/types';
+import type { Entry } from './cursor/model';
+import { MAX_PASSES, OVERLAP_SECONDS, ServiceClock, entryOf, newest } from './cursor/model';
+import type { WalkFacts } from './cursor/model';
+import { matches } from './cursor/state';
+import { Walk } from './cursor/walk';
+import type { Settings } from './settings';
+import { listFilters } from './settings';
+
+/** Pages in one walk, at most (24 cards each): a list that never ends is a service fault. */
+const MAX_PAGES = 5000;
+export interface WalkResult {
+	walk: Walk;
+	settled: boolean;
+	requests: number;
+}
+
+/** What one poll learns besides the cards: the service's clock, and when each card arrived. */
+export class PollRun {
+	readonly clock = new ServiceClock();
+	readonly fetchedAt = new Map<string, number>();
+}
+
+/**
+ * One page of the list; its `Date` and the signing times of its download links feed the
+ * service clock.
+ */
+export async function listPage(
+	ctx: IPollFunctions,
+	run: PollRun,
+	filters: ListFilters,
+	page: number,
+) {
+	const answer = await listDocumentCards(ctx, filters, page);
+	const now = Date.now();
+	run.clock.observe(answer.cards, now, answer.serverTime);
+	for (const card of answer.cards) {
+		const entry = entryOf(card);
+		if (entry) run.fetchedAt.set(entry.key, now);
+	}
+	return answer;
+}
+
+/** What is known of a walk that began at host time `started`. */
+export function factsSince(run: PollRun, started: number): WalkFacts {
+	return { durationMs: Date.now() - started, serviceStartMs: run.clock.lowerBoundAt(started) };
+}
+
+/** Walks every page of the list, again while the walks disagree (see `Walk`). */
+export async function walkList(
+	ctx: IPollFunctions,
+	run: PollRun,
+	filters: ListFilters,
+	walk: Walk,
+	started: number,
+): Promise<WalkResult> {
+	let settled = false;
+	let requests = 0;
+	while (!settled && walk.passes < MAX_PASSES) {
+		const cards: IDataObject[] = [];
+		let pages = 0;
+		for (let page: number | null = 1; page !== null; ) {
+			if (pages >= MAX_PAGES) {
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`The document list did not end after ${MAX_PAGES} pages`,
+					{
+						description:
+							'The service kept announcing a next page. Narrow the trigger with Filters, or report it if it persists.',
+					},
+				);
+			}
+			const answer = await listPage(ctx, run, filters, page);
+			requests++;
+			pages++;
+			cards.push(...answer.cards);
+			page = answer.nextPage;
+		}
+		settled = walk.addPass(cards, pages, factsSince(run, started));
+	}
+	return { walk, settled, requests };
+}
+
+export interface Probe {
+	entries: Entry[];
+	settled: boolean;
+	/** The bound of the walk after the first page, if there was one. */
+	coveredSince?: number;
+}
+
+/**
+ * Every card of one event that matters right now, without a cursor: the first page (any
+ * order), then, if there are more pages, everything since the newest card of that page (less
+ * the overlap). The newest card over all of it is the newest in the list.
+ */
+export async function probe(
+	ctx: IPollFunctions,
+	run: PollRun,
+	settings: Settings,
+	event: TriggerEvent,
+	started: number,
+): Promise<Probe> {
+	const first = await listPage(ctx, run, listFilters(settings, event), 1);
+	const top = newest(
+		first.cards.map(entryOf).filter((entry): entry is Entry => entry !== undefined),
+	);
+	let settled = true;
+	let coveredSince: number | undefined;
+	let walk = new Walk();
+	if (first.nextPage === null) {
+		walk.addPass(first.cards, 1);
+	} else {
+		// Without a readable time on the first page, nothing better than walking it all.
+		if (top?.ms !== undefined) coveredSince = Math.floor(top.ms / 1000) - OVERLAP_SECONDS;
+		walk = new Walk({ cursor: top?.ms ?? null, since: coveredSince ?? null });
+		settled = (await walkList(ctx, run, listFilters(settings, event, coveredSince), walk, started))
+			.settled;
+		walk.addPass(first.cards, 1);
+	}
+	const entries = [...walk.entries.values()].filter((entry) =>
+		matches(entry.card, event, settings.filter),
+	);
+	return { entries, settled, coveredSince };
+}

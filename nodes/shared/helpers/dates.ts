@@ -1,0 +1,98 @@
+/** The one reader of each kind of time the service sends. Pure. */
+
+/** A service timestamp (ISO 8601 text such as `updated_at`) in ms; undefined when unreadable. */
+export function timeOf(value: unknown): number | undefined {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const ms = Date.parse(value);
+	return Number.isFinite(ms) ? ms : undefined;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const LONG_WEEKDAYS = [
+	'Sunday',
+	'Monday',
+	'Tuesday',
+	'Wednesday',
+	'Thursday',
+	'Friday',
+	'Saturday',
+];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const W = WEEKDAYS.join('|');
+const M = MONTHS.join('|');
+/** RFC 7231 IMF-fixdate, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE = new RegExp(`^(${W}), (\\d{2}) (${M}) (\\d{4}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$`);
+/** The obsolete RFC 850 form, e.g. `Sunday, 06-Nov-94 08:49:37 GMT`. */
+const RFC_850 = new RegExp(
+	`^(${LONG_WEEKDAYS.join('|')}), (\\d{2})-(${M})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2}) GMT$`,
+);
+/** The obsolete asctime form, e.g. `Sun Nov  6 08:49:37 1994` (GMT). */
+const ASCTIME = new RegExp(`^(${W}) (${M}) ( \\d|\\d{2}) (\\d{2}):(\\d{2}):(\\d{2}) (\\d{4})$`);
+
+export interface HttpDateOptions {
+	/** Also read the obsolete RFC 850 and asctime forms, which HTTP recipients must accept. */
+	obsoleteForms?: boolean;
+}
+
+/**
+ * An HTTP date header (`Date`, `Retry-After`) in ms; undefined when absent, repeated, or not
+ * a real date in the accepted forms (an impossible day or time, a weekday that does not
+ * match, a two-digit year read as 19xx by Date.UTC).
+ */
+export function parseHttpDate(value: unknown, options: HttpDateOptions = {}): number | undefined {
+	const text = Array.isArray(value)
+		? value.length === 1
+			? (value[0] as unknown)
+			: undefined
+		: value;
+	if (typeof text !== 'string') return undefined;
+	const trimmed = text.trim();
+	let fields:
+		| { weekday: number; day: string; month: string; year: number; time: string[] }
+		| undefined;
+	let match = IMF_FIXDATE.exec(trimmed);
+	if (match) {
+		const [, weekday, day, month, year, ...time] = match;
+		fields = { weekday: WEEKDAYS.indexOf(weekday), day, month, year: Number(year), time };
+	} else if (options.obsoleteForms && (match = RFC_850.exec(trimmed))) {
+		const [, weekday, day, month, year, ...time] = match;
+		const yy = Number(year);
+		fields = {
+			weekday: LONG_WEEKDAYS.indexOf(weekday),
+			day,
+			month,
+			year: yy < 70 ? 2000 + yy : 1900 + yy,
+			time,
+		};
+	} else if (options.obsoleteForms && (match = ASCTIME.exec(trimmed))) {
+		const [, weekday, month, day, hour, minute, second, year] = match;
+		fields = {
+			weekday: WEEKDAYS.indexOf(weekday),
+			day: day.trim(),
+			month,
+			year: Number(year),
+			time: [hour, minute, second],
+		};
+	}
+	if (!fields) return undefined;
+	const [hour, minute, second] = fields.time.map(Number);
+	const ms = Date.UTC(
+		fields.year,
+		MONTHS.indexOf(fields.month),
+		Number(fields.day),
+		hour,
+		minute,
+		second,
+	);
+	const date = new Date(ms);
+	// Date.UTC rolls over out-of-range fields (31 Feb, 24:00) and maps years 0-99 to 19xx.
+	const real =
+		Number.isFinite(ms) &&
+		date.getUTCFullYear() === fields.year &&
+		date.getUTCDate() === Number(fields.day) &&
+		date.getUTCHours() === hour &&
+		date.getUTCMinutes() === minute &&
+		date.getUTCSeconds() === second &&
+		date.getUTCDay() === fields.weekday;
+	return real ? ms : undefined;
+}

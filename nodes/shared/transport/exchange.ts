@@ -1,0 +1,290 @@
+/**
+ * One HTTP exchange with the service or the file host: n8n's HTTP helpers underneath, retries
+ * with backoff that never repeat a write the service may have acted on, cancellation, and the
+ * one constructor of the errors the transport throws (never carrying the API key or the
+ * request options).
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
+
+import type { TransportContext } from '../types';
+import type { Attempts } from './errors';
+import { describeNetworkError, redact, safeDetail } from './errors';
+import type { Outcome, RetryPolicy } from './retry';
+import {
+	DEFAULT_RETRY_POLICY,
+	mayHaveActed,
+	nextDelay,
+	parseRetryAfter,
+	shouldRetry,
+} from './retry';
+
+export const CREDENTIAL_TYPE = 'documentGenerationApi';
+/** Default of the credential's Request Timeout: how long one request may go unanswered. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Upper bound of the Request Timeout (seconds). */
+export const MAX_TIMEOUT_S = 600;
+
+export type Query = Array<[string, string | number | undefined]>;
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path under the host root, e.g. `/api/v1/documents`. */
+	path: string;
+	query?: Query;
+	body?: IDataObject;
+	/** The item the request is made for, named in errors. */
+	itemIndex?: number;
+	/** Words for error messages: "… while trying to <what>". */
+	what?: string;
+	/** Overrides the credential's Request Timeout for this call. */
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+}
+
+export interface RawResponse {
+	statusCode: number;
+	headers: IDataObject;
+	body: unknown;
+}
+
+/** Builds `?a=1&b=2` with proper encoding; undefined values are left out. */
+const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
+
+/**
+ * The network error code of a failed request, and the innermost error's own text. n8n wraps
+ * the axios error in a NodeApiError whose message it rewrites (e.g. "The connection was
+ * aborted, perhaps the server is offline" for a timeout), so the chain of causes is searched
+ * for a real code first, and messages only as a fallback.
+ */
+export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
+	const chain: Array<{
+		code?: unknown;
+		message?: unknown;
+		name?: unknown;
+		httpCode?: unknown;
+		messages?: unknown;
+	}> = [];
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current) && chain.length < 10) {
+		seen.add(current);
+		chain.push(current as { code?: unknown });
+		current = (current as { cause?: unknown }).cause;
+	}
+	const innermost = chain[chain.length - 1];
+	const detail = typeof innermost?.message === 'string' ? innermost.message : undefined;
+	for (const level of chain) {
+		if (typeof level.code === 'string' && CODE.test(level.code))
+			return { code: level.code, detail };
+		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
+	}
+	// n8n 1.x keeps no cause: the code is in the wrapper's httpCode, the original text in messages.
+	for (const level of chain) {
+		if (typeof level.httpCode === 'string' && CODE.test(level.httpCode))
+			return { code: level.httpCode, detail };
+	}
+	const texts = chain
+		.slice(1)
+		.concat(chain.slice(0, 1))
+		.flatMap((level) => [
+			level.message,
+			...(Array.isArray(level.messages) ? (level.messages as unknown[]) : []),
+		]);
+	for (const text of texts) {
+		if (typeof text !== 'string') continue;
+		if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED', detail };
+		if (/socket hang up/i.test(text)) return { code: 'ECONNRESET', detail };
+		const m = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(text);
+		if (m && m[1] !== 'ERROR') return { code: m[1], detail };
+	}
+	return { code: 'EUNKNOWN', detail };
+}
+
+function cancelSignal(ctx: TransportContext): AbortSignal | undefined {
+	const fn = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal;
+	return typeof fn === 'function' ? fn.call(ctx) : undefined;
+}
+
+const MAX_ERROR_BODY = 2000;
+
+export function apiError(
+	ctx: TransportContext,
+	text: { message: string; description: string },
+	secret: string | undefined,
+	extra: { itemIndex?: number; httpCode?: string; body?: unknown },
+) {
+	const message = redact(text.message, secret);
+	const description = redact(text.description, secret);
+	// What NodeApiError keeps as the error response holds only what is safe to show: never
+	// the request options or the axios error (they carry the Authorization header).
+	const response: JsonObject = { message };
+	if (extra.httpCode) response.httpCode = extra.httpCode;
+	if (extra.body !== undefined && extra.body !== '') {
+		const raw =
+			typeof extra.body === 'string'
+				? extra.body
+				: Buffer.isBuffer(extra.body)
+					? extra.body.toString('utf8')
+					: undefined;
+		if (raw !== undefined) {
+			response.body = redact(
+				raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw,
+				secret,
+			);
+		} else {
+			try {
+				const json = redact(JSON.stringify(extra.body), secret);
+				response.body =
+					json.length > MAX_ERROR_BODY
+						? `${json.slice(0, MAX_ERROR_BODY)}…`
+						: (JSON.parse(json) as JsonObject);
+			} catch {
+				response.body = '(unreadable body)';
+			}
+		}
+	}
+	const error = new NodeApiError(ctx.getNode(), response, {
+		message,
+		description,
+		httpCode: extra.httpCode,
+		itemIndex: extra.itemIndex,
+	});
+	// NodeApiError swaps a message that mentions a network error code for a generic one;
+	// ours says more, so it is put back.
+	error.message = message;
+	error.description = description;
+	return error;
+}
+
+export interface Exchanged {
+	response: RawResponse;
+	/** Attempts made, time spent, and the last Retry-After, for error descriptions. */
+	attempts: Attempts;
+	/** Whether an earlier attempt may have been acted on (a write answered 5xx or cut off). */
+	actedBefore: boolean;
+}
+
+/**
+ * One HTTP exchange with retries. Answers with any status are returned (the caller decides);
+ * requests that get no answer throw a NodeApiError once retries are over or not allowed.
+ */
+export async function exchange(
+	ctx: TransportContext,
+	options: IHttpRequestOptions,
+	authenticated: boolean,
+	what: string,
+	secret: string | undefined,
+	request: Pick<ApiRequest, 'itemIndex' | 'retry'>,
+): Promise<Exchanged> {
+	const policy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
+	const method = (options.method ?? 'GET').toUpperCase();
+	const startedAt = Date.now();
+	const signal = cancelSignal(ctx);
+	let actedBefore = false;
+	const cancelled = () =>
+		apiError(
+			ctx,
+			{
+				message: `The execution was cancelled while trying to ${what}`,
+				description: 'Nothing more was sent.',
+			},
+			secret,
+			{
+				itemIndex: request.itemIndex,
+			},
+		);
+	for (let attempt = 0; ; attempt++) {
+		if (signal?.aborted) throw cancelled();
+		let response: IN8nHttpFullResponse | undefined;
+		let outcome: Outcome;
+		let failure: { code: string; detail: string | undefined } | undefined;
+		try {
+			// A fresh options object per attempt: n8n writes into it (abort signal, auth headers).
+			const send: IHttpRequestOptions = {
+				...options,
+				headers: { ...(options.headers ?? {}) },
+				abortSignal: signal,
+			};
+			response = (
+				authenticated
+					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, send)
+					: await ctx.helpers.httpRequest(send)
+			) as IN8nHttpFullResponse;
+			outcome = { kind: 'status', status: response.statusCode };
+		} catch (error) {
+			failure = networkFailure(error);
+			if (signal?.aborted || failure.code === 'ERR_CANCELED') throw cancelled();
+			outcome = { kind: 'network', code: failure.code };
+		}
+		const attempts: Attempts = { method, attempts: attempt + 1, elapsedMs: Date.now() - startedAt };
+		const done = () => ({
+			response: {
+				statusCode: response!.statusCode,
+				headers: (response!.headers ?? {}) as IDataObject,
+				body: response!.body,
+			},
+			attempts,
+			actedBefore,
+		});
+		if (response && (response.statusCode < 400 || !shouldRetry(method, outcome))) return done();
+		let delay: number | undefined;
+		if (shouldRetry(method, outcome)) {
+			const retryAfter = response
+				? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now())
+				: undefined;
+			attempts.retryAfterMs = retryAfter;
+			delay = nextDelay(attempt, startedAt, Date.now(), policy, retryAfter);
+			attempts.retryAfterTooLong =
+				delay === undefined &&
+				retryAfter !== undefined &&
+				attempt + 1 < policy.maxAttempts &&
+				nextDelay(attempt, startedAt, Date.now(), policy) !== undefined;
+		}
+		if (delay === undefined) {
+			if (response) return done();
+			const text = describeNetworkError(
+				failure!.code,
+				what,
+				options.timeout ?? DEFAULT_TIMEOUT_MS,
+				attempts,
+				safeDetail(failure!.detail, secret),
+			);
+			throw apiError(ctx, text, secret, { itemIndex: request.itemIndex });
+		}
+		if (method !== 'GET' && mayHaveActed(outcome)) actedBefore = true;
+		ctx.logger?.debug?.(
+			`Document Generation: ${what}: attempt ${attempt + 1} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`,
+		);
+		await pause(delay, signal);
+	}
+}
+
+/** A header of an answer by its lower-case name, whatever the case it came in. */
+export function headerValue(headers: unknown, name: string): unknown {
+	if (!headers || typeof headers !== 'object') return undefined;
+	const record = headers as Record<string, unknown>;
+	if (name in record) return record[name];
+	const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+	return key === undefined ? undefined : record[key];
+}
+
+/**
+ * Waits `ms` in slices of at most a second, so a cancelled execution stops waiting soon.
+ * Resolves early (without throwing) when the signal aborts; callers check the signal.
+ */
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	const until = Date.now() + ms;
+	while (!signal?.aborted) {
+		const left = until - Date.now();
+		if (left <= 0) return;
+		await sleep(Math.min(left, 1000));
+	}
+}

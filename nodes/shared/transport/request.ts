@@ -1,0 +1,180 @@
+/**
+ * Calls of the service's API and of its file host, on top of `exchange`: base URL, timeout
+ * and key from the credential, authentication through n8n's `httpRequestWithAuthentication`
+ * (the credential type's own Bearer definition), JSON bodies serialized here, answers checked
+ * against a schema, and errors that say what to do.
+ */
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import type { TransportContext } from '../types';
+import { describeDownloadError, describeHttpError } from './errors';
+import type { ApiRequest, Query, RawResponse } from './exchange';
+import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S, apiError, exchange } from './exchange';
+import { isIdempotent } from './retry';
+import { describeShape } from './schemas';
+
+export function buildQuery(query: Query | undefined): string {
+	const parts = (query ?? [])
+		.filter(([, value]) => value !== undefined && value !== '')
+		.map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+	return parts.length ? `?${parts.join('&')}` : '';
+}
+
+interface Credentials {
+	baseUrl: string;
+	apiKey: string | undefined;
+	/** From the credential's Request Timeout (seconds); the default when unset or not a positive number. */
+	timeoutMs: number;
+}
+
+/** The credential's Request Timeout (seconds) in milliseconds, or the default. */
+export function timeoutFromCredential(value: unknown): number {
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0)
+		return DEFAULT_TIMEOUT_MS;
+	return Math.round(Math.min(seconds, MAX_TIMEOUT_S) * 1000);
+}
+
+async function credentials(ctx: TransportContext): Promise<Credentials> {
+	const data = (await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+	return {
+		baseUrl: normalizeBaseUrl(data.baseUrl),
+		apiKey: typeof data.apiKey === 'string' ? data.apiKey : undefined,
+		timeoutMs: timeoutFromCredential(data.requestTimeout),
+	};
+}
+
+/** The API host root from the credential: trims spaces, trailing slashes and a pasted `/api/v1`. */
+export function normalizeBaseUrl(value: unknown): string {
+	const text =
+		typeof value === 'string' && value.trim() !== '' ? value.trim() : 'https://api.pdfmonkey.io';
+	return text.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
+}
+
+/**
+ * A call to the API: JSON in, JSON out, checked against `schema` when given.
+ * Throws a NodeApiError with a message that says what to do for any error answer.
+ */
+export async function apiRequest<T = unknown>(
+	ctx: TransportContext,
+	request: ApiRequest,
+	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
+): Promise<T> {
+	return (await apiRequestWithHeaders(ctx, request, schema)).body;
+}
+
+/** `apiRequest`, also giving the headers of the (successful) answer. */
+export async function apiRequestWithHeaders<T = unknown>(
+	ctx: TransportContext,
+	request: ApiRequest,
+	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
+): Promise<{ body: T; headers: IDataObject }> {
+	const { baseUrl, apiKey, timeoutMs } = await credentials(ctx);
+	const what = request.what ?? `${request.method} ${request.path}`;
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}${buildQuery(request.query)}`,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: request.timeoutMs ?? timeoutMs,
+	};
+	if (request.body !== undefined) {
+		// Serialized here, not by the HTTP client: axios drops own keys such as "__proto__"
+		// when it serializes an object, and the user's payload and meta must arrive intact.
+		options.body = JSON.stringify(request.body);
+		options.headers = { 'Content-Type': 'application/json' };
+	}
+	const { response, attempts, actedBefore } = await exchange(
+		ctx,
+		options,
+		true,
+		what,
+		apiKey,
+		request,
+	);
+	if (response.statusCode === 404 && request.method === 'DELETE' && actedBefore) {
+		// An earlier attempt was cut off or answered 5xx after the service deleted it: gone is
+		// what was asked for.
+		return { body: undefined as T, headers: response.headers };
+	}
+	if (response.statusCode >= 400) {
+		const text = describeHttpError(response.statusCode, response.body, what, attempts);
+		throw apiError(ctx, text, apiKey, {
+			itemIndex: request.itemIndex,
+			httpCode: String(response.statusCode),
+			body: response.body,
+		});
+	}
+	if (!schema) return { body: response.body as T, headers: response.headers };
+	let body = response.body;
+	if (typeof body === 'string' && body.trim() !== '') {
+		try {
+			body = JSON.parse(body);
+		} catch {
+			// checked below: a string is not the shape any schema expects
+		}
+	}
+	const parsed = schema.safeParse(body);
+	if (!parsed.success) {
+		const write = !isIdempotent(request.method);
+		throw apiError(
+			ctx,
+			{
+				message: `The service answered with an unexpected shape while trying to ${what} (${describeShape(body, parsed.error)})`,
+				description: `${write ? 'The document may have been created anyway: look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
+			},
+			apiKey,
+			{ itemIndex: request.itemIndex, httpCode: String(response.statusCode) },
+		);
+	}
+	return { body: parsed.data, headers: response.headers };
+}
+
+/**
+ * Fetches a file from a presigned download URL: no Authorization header (a second
+ * credential makes such URLs fail), transient failures retried. Returns the raw answer so
+ * the caller can react to 403 (expired URL) by fetching a fresh one.
+ */
+export async function fetchFile(
+	ctx: TransportContext,
+	url: string,
+	request: Pick<ApiRequest, 'itemIndex' | 'timeoutMs' | 'retry'> & { what: string },
+): Promise<RawResponse> {
+	const { apiKey, timeoutMs } = await credentials(ctx);
+	const { response } = await exchange(
+		ctx,
+		{
+			method: 'GET',
+			url,
+			encoding: 'arraybuffer',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// Until the answer starts, then between chunks: a slow but flowing download is fine.
+			timeout: request.timeoutMs ?? timeoutMs,
+		},
+		false,
+		request.what,
+		apiKey,
+		request,
+	);
+	if (response.body !== undefined && response.body !== null && !Buffer.isBuffer(response.body)) {
+		const body = response.body as ArrayBuffer | string;
+		response.body = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
+	}
+	return response;
+}
+
+/** A NodeApiError for a failed download answer (used by the download helpers). */
+export function downloadError(
+	ctx: TransportContext,
+	status: number,
+	what: string,
+	itemIndex?: number,
+) {
+	return apiError(ctx, describeDownloadError(status, what), undefined, {
+		itemIndex,
+		httpCode: String(status),
+	});
+}

@@ -1,0 +1,41 @@
+/**
+ * Types that the transport, the helpers and the nodes all speak, kept apart so that none of
+ * them has to import another only for a type.
+ */
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+/** Every n8n context the transport is called from. */
+export type TransportContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+/** Filters of the document list (`GET /api/v1/document_cards`). */
+export interface ListFilters {
+	templateIds?: string[];
+	status?: string;
+	workspaceId?: string;
+	/** Unix seconds. */
+	updatedSince?: number;
+	search?: string;
+}
+
+/** Options every call of the service takes. */
+export interface CallOptions {
+	/** The item the request is made for, named in errors. */
+	itemIndex?: number;
+	/** Overrides the credential's Request Timeout for this call. */
+	timeoutMs?: number;
+}
+
+/** The finished states of a document that the triggers fire on. */
+export type TriggerEvent = 'success' | 'failure';
+export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['success', 'failure'];
