@@ -7,9 +7,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { listDocumentCards } from '../shared/transport';
 import type { ListFilters, TriggerEvent } from '../shared/types';
-import type { Entry } from './cursor/model';
+import type { Entry, WalkFacts } from './cursor/model';
 import { MAX_PASSES, OVERLAP_SECONDS, ServiceClock, entryOf, newest } from './cursor/model';
-import type { WalkFacts } from './cursor/model';
 import { matches } from './cursor/state';
 import { Walk } from './cursor/walk';
 import type { Settings } from './settings';

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { getBinaryBuffer } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { useSandbox } from '../harness/use-sandbox';
 import {
 	CONTINUE,
 	byId,
@@ -19,18 +19,14 @@ import {
 	templateId,
 } from './helpers';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox({ pendingMs: 20, generatingMs: 80 });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(() => {
-	sb.resetRequests();
-	sb.faults.clear();
-	sb.setOptions({ downloadTtlMs: 900_000 });
-});
+const sb = useSandbox(
+	{ pendingMs: 20, generatingMs: 80 },
+	{
+		beforeEach: (sb) => {
+			sb.setOptions({ downloadTtlMs: 900_000 });
+		},
+	},
+);
 
 const download = (extra: IDataObject = {}) => ({
 	resource: 'document',

@@ -8,22 +8,20 @@ import { parameterIssue } from '../harness/versions';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
-import { CONTINUE, apiRequests, byId, containsSecret, pairs, run, templateId } from './helpers';
+import { useSandbox } from '../harness/use-sandbox';
+import {
+	CONTINUE,
+	apiRequests,
+	byId,
+	containsSecret,
+	pairs,
+	run,
+	templateId,
+	onDocument,
+} from './helpers';
 
-let sb: Sandbox;
+const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
 const UNKNOWN = '0b5c2a8e-1111-4222-8333-944455556666';
-
-beforeAll(async () => {
-	sb = await startSandbox({ pendingMs: 10, generatingMs: 40 });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(() => {
-	sb.resetRequests();
-	sb.faults.clear();
-});
 
 const create = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'document',
@@ -263,11 +261,7 @@ describe('error answers of the service become NodeApiErrors that say what to do'
 	});
 
 	test('404 (unknown document): says it was not found, with the service words and how to check', async () => {
-		const result = await run(sb, {
-			resource: 'document',
-			operation: 'get',
-			documentId: byId(UNKNOWN),
-		});
+		const result = await run(sb, onDocument('get', UNKNOWN));
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
 		expect(result.error!.message).toMatch(/Not found \(404\)/);
 		expect(result.error!.message).toContain(UNKNOWN);
@@ -350,12 +344,12 @@ describe('the API key appears in no output and no error', () => {
 		const doc = sb.createDocument({ status: 'success', meta: { order_id: 'K-1' } });
 		const runs = [
 			await run(sb, { resource: 'account', operation: 'get' }),
-			await run(sb, {
-				resource: 'document',
-				operation: 'get',
-				documentId: byId(doc.id),
-				options: { includePayload: true },
-			}),
+			await run(
+				sb,
+				onDocument('get', doc.id, {
+					options: { includePayload: true },
+				}),
+			),
 			await run(sb, { resource: 'document', operation: 'download', documentId: byId(doc.id) }),
 			await run(sb, { resource: 'document', operation: 'getAll', returnAll: true }),
 			await run(sb, create({ download: true })),

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../sandbox';
+import { useSandbox } from '../harness/use-sandbox';
 import {
 	CONTINUE,
 	apiRequests,
@@ -16,23 +16,20 @@ import {
 	pairs,
 	run,
 	templateId,
+	onDocument,
 } from './helpers';
 
 const FAILING_CAUSE = "Template rendering failed: undefined variable 'customer'";
 
 describe('fast generations', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({ pendingMs: 20, generatingMs: 80 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
-	beforeEach(() => {
-		sb.resetRequests();
-		sb.faults.clear();
-		sb.setOptions({ visibilityLagMs: 0, listOrder: 'newest' });
-	});
+	const sb = useSandbox(
+		{ pendingMs: 20, generatingMs: 80 },
+		{
+			beforeEach: (sb) => {
+				sb.setOptions({ visibilityLagMs: 0, listOrder: 'newest' });
+			},
+		},
+	);
 
 	const create = (extra: IDataObject = {}) => ({
 		resource: 'document',
@@ -196,12 +193,12 @@ describe('fast generations', () => {
 			body: { document_card: oldCard },
 			times: 1,
 		});
-		const result = await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { status: 'pending', meta: '{"order_id": "R-1"}', filename: 'second.pdf' },
-		});
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { status: 'pending', meta: '{"order_id": "R-1"}', filename: 'second.pdf' },
+			}),
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			status: 'success',
@@ -218,12 +215,12 @@ describe('fast generations', () => {
 
 	test('update that does not set pending does not wait', async () => {
 		const doc = sb.createDocument({ status: 'draft' });
-		const result = await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { payload: '{"x": 1}' },
-		});
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { payload: '{"x": 1}' },
+			}),
+		);
 		expect(result.items[0].json.status).toBe('draft');
 		expect(apiRequests(sb).map((r) => r.method)).toEqual(['PUT']);
 	});

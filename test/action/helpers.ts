@@ -9,6 +9,15 @@ export function byId(id: string): INodeParameters {
 	return { __rl: true, mode: 'id', value: id };
 }
 
+/** Parameters of a document operation on one document (by ID), plus any others. */
+export function onDocument(
+	operation: string,
+	id: string,
+	extra: INodeParameters = {},
+): INodeParameters {
+	return { resource: 'document', operation, documentId: byId(id), ...extra };
+}
+
 export function templateId(sb: Sandbox, identifier = 'invoice'): string {
 	const template = sb.templates.find((t) => t.identifier === identifier);
 	if (!template) throw new Error(`no template ${identifier}`);

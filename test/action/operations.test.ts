@@ -4,23 +4,24 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MANUAL_TRIGGER_TYPE, credentialsFor, runWorkflow } from '../harness';
+import { credentialsFor, runWorkflow } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { apiRequests, byId, cardRequests, creates, pairs, run, templateId } from './helpers';
+import { useSandbox } from '../harness/use-sandbox';
+import { startNode } from '../harness/fixtures';
+import {
+	apiRequests,
+	byId,
+	cardRequests,
+	creates,
+	pairs,
+	run,
+	templateId,
+	onDocument,
+} from './helpers';
 
 const NODE_TYPE = 'n8n-nodes-document-generation.documentGeneration';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox({ pendingMs: 10, generatingMs: 40 });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(() => {
-	sb.resetRequests();
-	sb.faults.clear();
-});
+const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
 
 describe('create', () => {
 	test('template by ID (locator), payload, meta and file name: one request with the documented body', async () => {
@@ -160,11 +161,7 @@ describe('get', () => {
 			status: 'success',
 		});
 
-		const card = await run(sb, {
-			resource: 'document',
-			operation: 'get',
-			documentId: byId(doc.id),
-		});
+		const card = await run(sb, onDocument('get', doc.id));
 		expect(card.error).toBeUndefined();
 		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v1/document_cards/${doc.id}`,
@@ -373,12 +370,12 @@ describe('update', () => {
 			meta: { order_id: 'U-1' },
 			status: 'success',
 		});
-		const result = await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { payload: '{"v": 2}' },
-		});
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { payload: '{"v": 2}' },
+			}),
+		);
 		expect(result.error).toBeUndefined();
 		expect(apiRequests(sb).map((r) => [r.method, r.path, r.body])).toEqual([
 			['PUT', `/api/v1/documents/${doc.id}`, { document: { payload: { v: 2 } } }],
@@ -422,34 +419,34 @@ describe('update', () => {
 
 	test('an explicit {} clears the meta; a blank meta (an empty expression) is not sent', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-5' }, status: 'success' });
-		await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { meta: '={{ "" }}', payload: '{"v": 5}' },
-		});
+		await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { meta: '={{ "" }}', payload: '{"v": 5}' },
+			}),
+		);
 		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { payload: { v: 5 } } }]);
 		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({ order_id: 'U-5' });
 
 		sb.resetRequests();
-		await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { meta: '{}' },
-		});
+		await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { meta: '{}' },
+			}),
+		);
 		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { meta: {} } }]);
 		expect(JSON.parse(sb.documents.get(doc.id)!.meta ?? '{}')).toEqual({});
 	});
 
 	test('a file name alone is added to the current meta (the other keys are kept)', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-3' }, status: 'success' });
-		await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { filename: 'u3.pdf' },
-		});
+		await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { filename: 'u3.pdf' },
+			}),
+		);
 		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v1/document_cards/${doc.id}`,
 			`PUT /api/v1/documents/${doc.id}`,
@@ -462,12 +459,12 @@ describe('update', () => {
 	test('status pending regenerates and waits for the new generation', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-4' }, status: 'success' });
 		const before = sb.documents.get(doc.id)!.updated_at;
-		const result = await run(sb, {
-			resource: 'document',
-			operation: 'update',
-			documentId: byId(doc.id),
-			updateFields: { status: 'pending', filename: 'again.pdf', meta: '{"order_id": "U-4"}' },
-		});
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { status: 'pending', filename: 'again.pdf', meta: '{"order_id": "U-4"}' },
+			}),
+		);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({
 			id: doc.id,
@@ -525,14 +522,7 @@ describe('downstream nodes', () => {
 		const { data, error } = await runWorkflow(
 			{
 				nodes: [
-					{
-						id: 's',
-						name: 'Start',
-						type: MANUAL_TRIGGER_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: { items: [{ order: 'D-1' }, { order: 'D-2' }] as never },
-					},
+					startNode([{ order: 'D-1' }, { order: 'D-2' }]),
 					{
 						id: 'c',
 						name: 'Create',

@@ -6,7 +6,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+import { useSandbox } from '../harness/use-sandbox';
 import { CONTINUE, byId, cardRequests, pairs, run, templateId } from './helpers';
 
 /** Resolves once the sandbox has seen `n` requests matching `filter` (polls every 10 ms). */
@@ -23,18 +24,8 @@ async function seen(
 }
 
 describe('documents that do not finish', () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		// Generations that take ten minutes: documents stay pending unless the test changes them.
-		sb = await startSandbox({ pendingMs: 600_000, generatingMs: 10 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
-	beforeEach(() => {
-		sb.resetRequests();
-		sb.faults.clear();
-	});
+	// Generations that take ten minutes: documents stay pending unless the test changes them.
+	const sb = useSandbox({ pendingMs: 600_000, generatingMs: 10 });
 	afterEach(() => {
 		for (const id of [...sb.documents.keys()]) sb.deleteDocument(id);
 	});

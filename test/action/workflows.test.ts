@@ -12,21 +12,14 @@ import {
 	runWorkflow,
 	type LoadedPackage,
 } from '../harness';
-import { startSandbox, type Sandbox } from '../sandbox';
 import { PACKAGE_NAME, exampleFiles, forHarness, readExample } from '../workflows';
+import { useSandbox } from '../harness/use-sandbox';
 import { fileRequests, listRequests } from './helpers';
 
-let sb: Sandbox;
+const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
 let pkg: LoadedPackage;
 beforeAll(async () => {
 	pkg = await loadPackage();
-	sb = await startSandbox({ pendingMs: 20, generatingMs: 80 });
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(() => {
-	sb.resetRequests();
 });
 
 const invoiceTemplate = () => sb.templates.find((t) => t.identifier === 'invoice')!.id;

@@ -22,6 +22,7 @@ import {
 } from 'n8n-workflow';
 
 import type { LoadedPackage } from './package';
+import { nodeFixture } from './fixtures';
 
 /** Decrypted credential data per credential type name, e.g. `{ documentGenerationApi: { apiKey, baseUrl } }`. */
 export type CredentialStore = Record<string, ICredentialDataDecryptedObject>;
@@ -170,14 +171,11 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	}
 
 	private scratchWorkflow(): { workflow: Workflow; node: INode } {
-		const node: INode = {
+		const node: INode = nodeFixture({
 			id: 'harness-auth',
 			name: 'Harness-Auth',
 			type: 'harness.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
+		});
 		const workflow = new Workflow({
 			nodes: [node],
 			connections: {},

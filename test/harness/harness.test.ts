@@ -7,9 +7,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { startSandbox, type Sandbox } from '../sandbox';
+import { startNode } from './fixtures';
 import {
 	CREDENTIAL_TYPE,
-	MANUAL_TRIGGER_TYPE,
 	credentialsFor,
 	getBinaryBuffer,
 	loadPackage,
@@ -156,16 +156,7 @@ describe('against the sandbox', () => {
 
 test('runWorkflow: the harness start node emits the given items', async () => {
 	const { data, error } = await runWorkflow({
-		nodes: [
-			{
-				id: 's',
-				name: 'Start',
-				type: MANUAL_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: [{ a: 1 }, { a: 2 }] as never },
-			},
-		],
+		nodes: [startNode([{ a: 1 }, { a: 2 }])],
 		connections: {},
 	});
 	expect(error).toBeUndefined();

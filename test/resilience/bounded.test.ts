@@ -1,14 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * A service that keeps failing ends in a clear error, bounded in time (< 30 s with the
  * default policy). Three kinds of persistent failure run side by side, each against its own
  * sandbox (or a closed port); elapsed times are printed.
  */
-import * as net from 'net';
 
 import { runNode, type RunNodeResult } from '../harness';
 import type { Sandbox } from '../sandbox';
-import { KEY, creds, expectCleanError, expectNoSecret, op, sandbox } from './helpers';
+import { KEY, creds, expectCleanError, expectNoSecret, freePort, op, sandbox } from './helpers';
 
 const DOC_CARD = '/api/v1/document_cards/';
 const sandboxes: Sandbox[] = [];
@@ -84,14 +83,3 @@ test('persistent 503, persistent dropped connections and a refused connection on
 		expectNoSecret(r, [KEY]);
 	}
 });
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
-}

@@ -1,11 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, no-console -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * Fault injection through the real n8n engine against the sandbox: what is retried, what is
  * never repeated, Retry-After, timeouts, and answers of an unexpected shape.
  * Timings are measured from the sandbox's request log and printed; assertions on time are
  * lower bounds where a wait is promised and generous upper bounds otherwise.
  */
-import * as net from 'net';
 
 import { runNode } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -17,18 +16,15 @@ import {
 	expectCleanError,
 	expectNoSecret,
 	op,
-	sandbox,
+	freePort,
+	useResilienceSandbox,
 } from './helpers';
 
-let sb: Sandbox;
+const sb = useResilienceSandbox();
 let templateId: string;
 
-beforeAll(async () => {
-	sb = await sandbox();
+beforeAll(() => {
 	templateId = sb.templates[0].id;
-});
-afterAll(async () => {
-	await sb.close();
 });
 beforeEach(() => {
 	sb.faults.clear();
@@ -436,14 +432,3 @@ describe("n8n's resend after a 401", () => {
 		expectNoSecret(r, ['sk_wrong_RESILIENCE_00000000', KEY]);
 	});
 });
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = net.createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as net.AddressInfo;
-			server.close(() => resolve(port));
-		});
-	});
-}

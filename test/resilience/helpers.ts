@@ -1,15 +1,49 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** Shared bits of the resilience tests: a sandbox with a recognisable key, parameters, checks. */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, type NodeErrorInfo, type RunNodeResult } from '../harness';
+import * as net from 'net';
+
+import { useSandbox } from '../harness/use-sandbox';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 
 /** A key that cannot appear anywhere by chance. */
 export const KEY = 'sk_live_RESILIENCE_7f3c9a1e5b2d8046';
 
+/** The sandbox of the resilience tests: fast generations, the recognisable key. */
+const OPTIONS: SandboxOptions = { apiKey: KEY, pendingMs: 20, generatingMs: 60 };
+
 export async function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-	return await startSandbox({ apiKey: KEY, pendingMs: 20, generatingMs: 60, ...options });
+	return await startSandbox({ ...OPTIONS, ...options });
+}
+
+/** `useSandbox` with the resilience options, for a whole test file. */
+export function useResilienceSandbox(): Sandbox {
+	return useSandbox(OPTIONS);
+}
+
+/** The resilience sandbox with a template and one finished document to work on. */
+export function useResilienceFixture(): { sb: Sandbox; templateId: string; docId: string } {
+	const sb = useResilienceSandbox();
+	const fixture = { sb, templateId: '', docId: '' };
+	beforeAll(() => {
+		fixture.templateId = sb.templates[0].id;
+		fixture.docId = sb.createDocument({ status: 'success' }).id;
+	});
+	return fixture;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (just freed). */
+export async function freePort(): Promise<number> {
+	return await new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
 }
 
 /** Credential data for the sandbox, plus e.g. `requestTimeout` (seconds). */

@@ -7,18 +7,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../harness';
-import type { Sandbox } from '../sandbox';
-import { creds, op, sandbox } from './helpers';
+import { creds, op, useResilienceSandbox } from './helpers';
 
-let sb: Sandbox;
+const sb = useResilienceSandbox();
 let templateId: string;
 
-beforeAll(async () => {
-	sb = await sandbox();
+beforeAll(() => {
 	templateId = sb.templates[0].id;
-});
-afterAll(async () => {
-	await sb.close();
 });
 
 const UNICODE = {

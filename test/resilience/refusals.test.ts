@@ -6,22 +6,17 @@ import { parameterIssue } from '../harness/versions';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
-import type { Sandbox } from '../sandbox';
-import { JS_ERROR_TEXT, creds, expectCleanError, locator, op, sandbox } from './helpers';
+import {
+	JS_ERROR_TEXT,
+	creds,
+	expectCleanError,
+	locator,
+	op,
+	useResilienceFixture,
+} from './helpers';
 
-let sb: Sandbox;
-let templateId: string;
-let docId: string;
-
-beforeAll(async () => {
-	sb = await sandbox();
-	templateId = sb.templates[0].id;
-	docId = sb.createDocument({ status: 'success' }).id;
-});
-afterAll(async () => {
-	await sb.close();
-});
-beforeEach(() => sb.resetRequests());
+const fx = useResilienceFixture();
+const sb = fx.sb;
 
 const UUID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 const BAD_IDS: Array<[string, unknown]> = [
@@ -84,80 +79,80 @@ const cases: Case[] = [
 	],
 	[
 		'create: payload is an array',
-		() => op.create(templateId, { payload: '[{"a":1}]' }),
+		() => op.create(fx.templateId, { payload: '[{"a":1}]' }),
 		/payload must be one JSON object, but it is an array/,
 		null,
 	],
 	[
 		'create: payload is broken JSON',
-		() => op.create(templateId, { payload: '{"a": ' }),
+		() => op.create(fx.templateId, { payload: '{"a": ' }),
 		/payload is not valid JSON/,
 		null,
 	],
 	[
 		'create: payload is a string',
-		() => op.create(templateId, { payload: '"hello"' }),
+		() => op.create(fx.templateId, { payload: '"hello"' }),
 		/payload must be one JSON object, but it is a text/,
 		null,
 	],
 	[
 		'create: payload is a number',
-		() => op.create(templateId, { payload: 42 }),
+		() => op.create(fx.templateId, { payload: 42 }),
 		/payload must be one JSON object, but it is a number/,
 		null,
 	],
 	[
 		'create: payload is null text',
-		() => op.create(templateId, { payload: 'null' }),
+		() => op.create(fx.templateId, { payload: 'null' }),
 		/payload must be one JSON object, but it is null/,
 		null,
 	],
 	[
 		'create: payload is plain text',
-		() => op.create(templateId, { payload: 'customer=Ada' }),
+		() => op.create(fx.templateId, { payload: 'customer=Ada' }),
 		/payload is not valid JSON/,
 		null,
 	],
 	[
 		'create: meta is an array',
-		() => op.create(templateId, { additionalFields: { meta: '[1]' } }),
+		() => op.create(fx.templateId, { additionalFields: { meta: '[1]' } }),
 		/meta must be one JSON object/,
 		null,
 	],
 	[
 		'create: meta is broken JSON',
-		() => op.create(templateId, { additionalFields: { meta: '{' } }),
+		() => op.create(fx.templateId, { additionalFields: { meta: '{' } }),
 		/meta is not valid JSON/,
 		null,
 	],
 	[
 		'create: status is not allowed',
-		() => op.create(templateId, { status: 'generating' }),
+		() => op.create(fx.templateId, { status: 'generating' }),
 		/status "generating" is not allowed/,
 		null,
 	],
 	[
 		'create: wait timeout 0',
-		() => op.create(templateId, { status: 'pending', options: { waitTimeout: 0 } }),
+		() => op.create(fx.templateId, { status: 'pending', options: { waitTimeout: 0 } }),
 		/wait timeout must be a whole number/,
 		null,
 	],
 	[
 		'create: wait timeout negative',
-		() => op.create(templateId, { status: 'pending', options: { waitTimeout: -5 } }),
+		() => op.create(fx.templateId, { status: 'pending', options: { waitTimeout: -5 } }),
 		/wait timeout/,
 		null,
 	],
 	[
 		'create: wait timeout text',
-		() => op.create(templateId, { status: 'pending', options: { waitTimeout: 'soon' } }),
+		() => op.create(fx.templateId, { status: 'pending', options: { waitTimeout: 'soon' } }),
 		/wait timeout/,
 		null,
 	],
 	[
 		'create: empty binary field with download',
 		() =>
-			op.create(templateId, {
+			op.create(fx.templateId, {
 				status: 'pending',
 				download: true,
 				binaryPropertyName: '={{ "  " }}',
@@ -165,34 +160,34 @@ const cases: Case[] = [
 		/binary field name is empty/,
 		null,
 	],
-	['update: nothing to update', () => op.update(docId, {}), /nothing to update/, null],
+	['update: nothing to update', () => op.update(fx.docId, {}), /nothing to update/, null],
 	[
 		'update: payload is an array',
-		() => op.update(docId, { payload: '[]' }),
+		() => op.update(fx.docId, { payload: '[]' }),
 		/payload must be one JSON object/,
 		null,
 	],
 	[
 		'update: meta is a number',
-		() => op.update(docId, { meta: '7' }),
+		() => op.update(fx.docId, { meta: '7' }),
 		/meta must be one JSON object/,
 		null,
 	],
 	[
 		'update: bad status',
-		() => op.update(docId, { status: 'success' }),
+		() => op.update(fx.docId, { status: 'success' }),
 		/status "success" is not allowed/,
 		null,
 	],
 	[
 		'update: bad template',
-		() => op.update(docId, { templateId: locator('nope') }),
+		() => op.update(fx.docId, { templateId: locator('nope') }),
 		/template/,
 		null,
 	],
 	[
 		'download: empty binary field',
-		() => op.download(docId, '={{ "  " }}'),
+		() => op.download(fx.docId, '={{ "  " }}'),
 		/binary field name is empty/,
 		null,
 	],
@@ -260,7 +255,7 @@ test('a literal ID that is not a UUID is stopped by n8n itself before the run (p
 
 test('create checks every item before sending anything: a bad third item stops all, naming item 2', async () => {
 	const r = await runNode({
-		parameters: op.create(templateId, { payload: '={{ $json.payload }}' }),
+		parameters: op.create(fx.templateId, { payload: '={{ $json.payload }}' }),
 		items: [{ payload: { a: 1 } }, { payload: { b: 2 } }, { payload: [1, 2] }],
 		credentials: creds(sb),
 	});
@@ -272,13 +267,13 @@ test('create checks every item before sending anything: a bad third item stops a
 test('under "continue on fail", refused items become error items and the good ones go through', async () => {
 	const r = await runNode({
 		parameters: op.get('={{ $json.id }}'),
-		items: [{ id: docId }, { id: 'nope' }, { id: '' }],
+		items: [{ id: fx.docId }, { id: 'nope' }, { id: '' }],
 		credentials: creds(sb),
 		nodeSettings: { onError: 'continueRegularOutput' },
 	});
 	expect(r.error).toBeUndefined();
 	expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-	expect(r.items[0].json.id).toBe(docId);
+	expect(r.items[0].json.id).toBe(fx.docId);
 	expect(String(r.items[1].json.error)).toMatch(
 		/The document ID "nope" is not a valid ID \(item 1\)/,
 	);

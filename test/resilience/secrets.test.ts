@@ -16,7 +16,6 @@ import { ErrorReporter } from 'n8n-core';
 import { LoggerProxy } from 'n8n-workflow';
 
 import { runNode, testCredential, type RunNodeResult } from '../harness';
-import type { Sandbox } from '../sandbox';
 import { CORE_MAJOR } from '../harness/versions';
 import {
 	JS_ERROR_TEXT,
@@ -26,7 +25,7 @@ import {
 	expectCleanError,
 	expectNoSecret,
 	op,
-	sandbox,
+	useResilienceFixture,
 } from './helpers';
 
 class CaptureLogger {
@@ -47,17 +46,9 @@ LoggerProxy.init(logs as unknown as Parameters<typeof LoggerProxy.init>[0]);
 const reported = jest.spyOn(Container.get(ErrorReporter), 'error');
 
 const WRONG_KEY = 'sk_live_WRONGKEY_0a1b2c3d4e5f6789';
-let sb: Sandbox;
-let templateId: string;
-let docId: string;
-
-beforeAll(async () => {
-	sb = await sandbox();
-	templateId = sb.templates[0].id;
-	docId = sb.createDocument({ status: 'success' }).id;
-});
-afterAll(async () => {
-	await sb.close();
+const fx = useResilienceFixture();
+const sb = fx.sb;
+afterAll(() => {
 	// Every log line of the whole file, at the end: none may carry a key.
 	const text = allText(logs.lines);
 	expect(text.includes(KEY)).toBe(false);
@@ -88,7 +79,7 @@ describe.each([
 			'401 with a wrong key',
 			async () =>
 				await runNode({
-					parameters: op.get(docId),
+					parameters: op.get(fx.docId),
 					credentials: { ...creds(sb), apiKey: WRONG_KEY },
 					nodeSettings,
 				}),
@@ -123,7 +114,11 @@ describe.each([
 					method: 'GET',
 					body: { error: `Bad header "Authorization: Bearer ${KEY}"` },
 				});
-				return await runNode({ parameters: op.get(docId), credentials: creds(sb), nodeSettings });
+				return await runNode({
+					parameters: op.get(fx.docId),
+					credentials: creds(sb),
+					nodeSettings,
+				});
 			},
 			/could not read the request \(400\): Bad header "Authorization: Bearer \*\*\*"/,
 		],
@@ -137,7 +132,7 @@ describe.each([
 					body: `<html>token ${KEY}</html>`,
 				});
 				return await runNode({
-					parameters: op.create(templateId),
+					parameters: op.create(fx.templateId),
 					credentials: creds(sb),
 					nodeSettings,
 				});
@@ -149,7 +144,7 @@ describe.each([
 			async () => {
 				sb.faults.add({ type: 'reset-after-handling', method: 'POST' });
 				return await runNode({
-					parameters: op.create(templateId),
+					parameters: op.create(fx.templateId),
 					credentials: creds(sb),
 					nodeSettings,
 				});
@@ -161,7 +156,7 @@ describe.each([
 			async () => {
 				sb.faults.add({ type: 'delay', delayMs: 60_000, method: 'GET' });
 				return await runNode({
-					parameters: op.get(docId),
+					parameters: op.get(fx.docId),
 					credentials: creds(sb, { requestTimeout: 1 }),
 					nodeSettings,
 				});
@@ -172,7 +167,7 @@ describe.each([
 			'invalid Base URL',
 			async () =>
 				await runNode({
-					parameters: op.get(docId),
+					parameters: op.get(fx.docId),
 					credentials: { apiKey: KEY, baseUrl: 'http://exa mple.invalid' },
 					nodeSettings,
 				}),
@@ -187,7 +182,11 @@ describe.each([
 					method: 'GET',
 					body: { document_card: { id: 5, token: KEY } },
 				});
-				return await runNode({ parameters: op.get(docId), credentials: creds(sb), nodeSettings });
+				return await runNode({
+					parameters: op.get(fx.docId),
+					credentials: creds(sb),
+					nodeSettings,
+				});
 			},
 			/unexpected shape/,
 		],
@@ -241,12 +240,12 @@ test('the search reaches non-enumerable causes (control)', () => {
 test('a retried request is logged (debug), without the key', async () => {
 	logs.lines.length = 0;
 	sb.faults.add({ type: 'drop', method: 'GET', path: CARD });
-	const r = await runNode({ parameters: op.get(docId), credentials: creds(sb) });
+	const r = await runNode({ parameters: op.get(fx.docId), credentials: creds(sb) });
 	expect(r.error).toBeUndefined();
 	const retryLines = logs.lines.filter((l) => /retrying in \d+ ms/.test(String(l.message)));
 	expect(retryLines).toHaveLength(1);
 	expect(String(retryLines[0].message)).toMatch(
-		new RegExp(`get document ${docId}: attempt 1 failed \\(ECONNRESET\\)`),
+		new RegExp(`get document ${fx.docId}: attempt 1 failed \\(ECONNRESET\\)`),
 	);
 	checkEverywhere(r);
 });
@@ -264,7 +263,7 @@ test('auth_token never leaves the account operation (the sandbox sets it to the 
 
 test('the requests themselves carry the key only in the Authorization header', async () => {
 	await runNode({
-		parameters: op.create(templateId, { payload: '{"a": 1}' }),
+		parameters: op.create(fx.templateId, { payload: '{"a": 1}' }),
 		credentials: creds(sb),
 	});
 	expect(sb.requests.length).toBeGreaterThan(0);
@@ -275,7 +274,7 @@ test('the requests themselves carry the key only in the Authorization header', a
 });
 
 test('downloads send no Authorization header to the file host', async () => {
-	const r = await runNode({ parameters: op.download(docId), credentials: creds(sb) });
+	const r = await runNode({ parameters: op.download(fx.docId), credentials: creds(sb) });
 	expect(r.error).toBeUndefined();
 	const files = sb.requests.filter((q) => !q.path.startsWith('/api/'));
 	expect(files.length).toBe(1);

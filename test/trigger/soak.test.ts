@@ -16,6 +16,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { createPoller, credentialsFor, type Poller } from '../harness';
 import { startSandbox, type ListOrder, type Sandbox } from '../sandbox';
+import { createRandom } from '../sandbox/util';
 import { LIST_PATH, keyOfJson } from './helpers';
 
 // A fresh seed on every local run explores; CI (CI=true) uses a fixed one so a landing run is
@@ -29,16 +30,9 @@ console.log(`trigger soak seed: ${SEED} (rerun with TRIGGER_SOAK_SEED=${SEED})`)
 
 jest.setTimeout(120_000);
 
-/** mulberry32: small, fast, seeded. */
+/** A seeded generator: the same seed, the same soak. */
 function prng(seed: number) {
-	let a = seed >>> 0;
-	const next = () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	const { next } = createRandom(seed) as { next: () => number };
 	return {
 		next,
 		int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),

@@ -10,6 +10,7 @@ import {
 	safeDetail,
 	serviceDetails,
 } from '../../nodes/shared/transport/errors';
+import { nodeFixture } from '../harness/fixtures';
 
 const WHAT = 'get document 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 
@@ -205,14 +206,7 @@ describe('describeNetworkError', () => {
 });
 
 describe('messages survive NodeApiError (n8n rewrites messages that mention error codes)', () => {
-	const node: INode = {
-		id: '1',
-		name: 'Document Generation',
-		type: 'x.documentGeneration',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node: INode = nodeFixture();
 	const texts = [
 		...[400, 401, 403, 404, 408, 422, 429, 500, 502, 503, 504, 418].map((s) =>
 			describeHttpError(s, shape1, WHAT, { method: 'GET', attempts: 2 }),

@@ -11,15 +11,9 @@ import {
 } from '../../nodes/shared/transport';
 import { parseHttpDate } from '../../nodes/shared/helpers/dates';
 import { describeShape, firstIssue } from '../../nodes/shared/transport/schemas';
+import { nodeFixture } from '../harness/fixtures';
 
-const node: INode = {
-	id: '1',
-	name: 'Document Generation',
-	type: 'x.documentGeneration',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node: INode = nodeFixture();
 
 /** An error shaped like axios's, wrapped the way n8n's httpRequestWithAuthentication wraps it. */
 function wrapped(code: string, message: string) {

@@ -2,8 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
-import { paired, runPerItem } from '../../../shared/helpers/items';
-import { CONCURRENCY } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { parseId } from '../../../shared/helpers/parse';
 import { deleteDocument } from '../../../shared/transport';
 

@@ -3,10 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, runPerItem } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName, parseId } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
-import { CONCURRENCY } from '../../../shared/helpers/items';
 import { getDocumentCard } from '../../../shared/transport';
 
 export const properties: INodeProperties[] = [

@@ -8,8 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { paired, runPerItem } from '../../../shared/helpers/items';
-import { CONCURRENCY } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { parseId } from '../../../shared/helpers/parse';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
 

@@ -1,0 +1,27 @@
+/** Small shared fixtures of the tests: n8n nodes as workflows and errors hold them. */
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { MANUAL_TRIGGER_TYPE } from './package';
+
+/** An INode, for code that only needs a node to name (errors, contexts). */
+export function nodeFixture(overrides: Partial<INode> = {}): INode {
+	return {
+		id: '1',
+		name: 'Document Generation',
+		type: 'x.documentGeneration',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		...overrides,
+	};
+}
+
+/** The harness's start node, emitting `items`. */
+export function startNode(items: IDataObject[], name = 'Start'): INode {
+	return nodeFixture({
+		id: 's',
+		name,
+		type: MANUAL_TRIGGER_TYPE,
+		parameters: { items: items as never },
+	});
+}
