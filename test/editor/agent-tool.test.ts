@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/node-usable-as-tool -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The action node as an AI agent tool, with the tools of the example workflow
  * (test/workflows/agent-tool.json) run on n8n-core's own tool machinery: WorkflowExecute runs
@@ -19,20 +19,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import {
-	NodeConnectionTypes,
-	NodeHelpers,
-	Workflow,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INode,
-	type INodeExecutionData,
-	type INodeProperties,
-	type INodeType,
-	type INodeTypeDescription,
-	type INodeTypes,
-	type IVersionedNodeType,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import type * as n8n from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../sandbox';
 import {
@@ -58,7 +46,7 @@ const EXAMPLE = path.resolve(__dirname, '..', 'workflows', 'agent-tool.json');
 // ---------------------------------------------------------------------------------------
 
 /** The two parameters n8n adds to every tool it derives from a node. */
-const toolDescriptionParameters: INodeProperties[] = [
+const toolDescriptionParameters: n8n.INodeProperties[] = [
 	{
 		displayName: 'Tool Description',
 		name: 'descriptionType',
@@ -79,19 +67,19 @@ const toolDescriptionParameters: INodeProperties[] = [
 	},
 ];
 
-class ToolResolvingNodeTypes implements INodeTypes {
-	private readonly tools = new Map<string, INodeType>();
+class ToolResolvingNodeTypes implements n8n.INodeTypes {
+	private readonly tools = new Map<string, n8n.INodeType>();
 
 	constructor(
-		private readonly base: INodeTypes,
-		private readonly extra: Record<string, INodeType>,
+		private readonly base: n8n.INodeTypes,
+		private readonly extra: Record<string, n8n.INodeType>,
 	) {}
 
-	getByName(type: string): INodeType | IVersionedNodeType {
+	getByName(type: string): n8n.INodeType | n8n.IVersionedNodeType {
 		return this.extra[type] ?? this.base.getByName(type);
 	}
 
-	getByNameAndVersion(type: string, version?: number): INodeType {
+	getByNameAndVersion(type: string, version?: number): n8n.INodeType {
 		if (this.extra[type]) return this.extra[type];
 		if (!type.endsWith('Tool')) return this.base.getByNameAndVersion(type, version);
 		const key = `${type}@${version}`;
@@ -100,7 +88,7 @@ class ToolResolvingNodeTypes implements INodeTypes {
 			const node = this.base.getByNameAndVersion(type.slice(0, -'Tool'.length), version);
 			if (!node.description.usableAsTool)
 				throw new Error(`${type}: the node is not usable as a tool`);
-			const description: INodeTypeDescription = {
+			const description: n8n.INodeTypeDescription = {
 				...node.description,
 				name: `${node.description.name}Tool`,
 				displayName: `${node.description.displayName} Tool`,
@@ -109,13 +97,13 @@ class ToolResolvingNodeTypes implements INodeTypes {
 				properties: [...toolDescriptionParameters, ...node.description.properties],
 			};
 			delete description.usableAsTool;
-			tool = Object.create(node, { description: { value: description } }) as INodeType;
+			tool = Object.create(node, { description: { value: description } }) as n8n.INodeType;
 			this.tools.set(key, tool);
 		}
 		return tool;
 	}
 
-	getKnownTypes(): IDataObject {
+	getKnownTypes(): n8n.IDataObject {
 		return { ...this.base.getKnownTypes(), [AGENT_TYPE]: {} };
 	}
 }
@@ -129,14 +117,14 @@ interface ConnectedTool {
 	name: string;
 	description: string;
 	schema: { shape?: Record<string, unknown> };
-	invoke(args: IDataObject): Promise<unknown>;
+	invoke(args: n8n.IDataObject): Promise<unknown>;
 }
 
-type Script = (tools: ConnectedTool[]) => Promise<IDataObject[]>;
+type Script = (tools: ConnectedTool[]) => Promise<n8n.IDataObject[]>;
 let script: Script = async () => [];
 
-class ScriptedAgent implements INodeType {
-	description: INodeTypeDescription = {
+class ScriptedAgent implements n8n.INodeType {
+	description: n8n.INodeTypeDescription = {
 		displayName: 'Scripted Agent',
 		name: AGENT_TYPE,
 		group: ['transform'],
@@ -151,7 +139,7 @@ class ScriptedAgent implements INodeType {
 		properties: [],
 	};
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	async execute(this: n8n.IExecuteFunctions): Promise<n8n.INodeExecutionData[][]> {
 		const tools = (await this.getInputConnectionData(
 			NodeConnectionTypes.AiTool,
 			0,
@@ -182,10 +170,12 @@ afterAll(async () => {
 const toolNodes = () => example.nodes.filter((n) => n.type === TOOL_TYPE);
 
 /** The example's tool nodes (template chosen) under a start node and the scripted agent. */
-async function runAgent(agentScript: Script): Promise<{ output: IDataObject[]; error?: string }> {
+async function runAgent(
+	agentScript: Script,
+): Promise<{ output: n8n.IDataObject[]; error?: string }> {
 	script = agentScript;
 	const invoice = sb.templates.find((t) => t.identifier === 'invoice')!;
-	const tools: INode[] = structuredClone(toolNodes()).map((node) => {
+	const tools: n8n.INode[] = structuredClone(toolNodes()).map((node) => {
 		if (node.parameters.operation === 'create') {
 			node.parameters.templateId = {
 				__rl: true,
@@ -197,7 +187,7 @@ async function runAgent(agentScript: Script): Promise<{ output: IDataObject[]; e
 		node.credentials = { [CREDENTIAL_TYPE]: { id: 'harness-cred', name: 'Document Generation' } };
 		return node;
 	});
-	const nodes: INode[] = [
+	const nodes: n8n.INode[] = [
 		{
 			id: 'start',
 			name: 'Start',
@@ -272,7 +262,8 @@ const byName = (tools: ConnectedTool[], name: string): ConnectedTool => {
 	return tool;
 };
 
-const parsed = (answer: unknown): IDataObject[] => JSON.parse(String(answer)) as IDataObject[];
+const parsed = (answer: unknown): n8n.IDataObject[] =>
+	JSON.parse(String(answer)) as n8n.IDataObject[];
 
 describe('the example agent workflow (test/workflows/agent-tool.json)', () => {
 	test('attaches the action node as tools of type <package>.documentGenerationTool to an AI Agent', () => {
@@ -372,7 +363,7 @@ describe('the node as an AI agent tool (n8n-core tool machinery, sandbox)', () =
 			return [{ created, fetched, listed, account }];
 		});
 		expect(error).toBeUndefined();
-		const { created, fetched, listed, account } = output[0] as Record<string, IDataObject[]>;
+		const { created, fetched, listed, account } = output[0] as Record<string, n8n.IDataObject[]>;
 
 		// Create waited for the generation: the model gets the finished document in one call.
 		expect(created).toHaveLength(1);
