@@ -26,32 +26,7 @@ export {
 	type LoadedPackage,
 } from './package';
 export { HarnessCredentialsHelper, type CredentialStore } from './credentials';
-export {
-	CREDENTIAL_TYPE,
-	NODE_UNDER_TEST,
-	TRIGGER_UNDER_TEST,
-	buildAdditionalData,
-	createPoller,
-	credentialsFor,
-	describeError,
-	ensureBinaryData,
-	getBinaryBuffer,
-	listSearch,
-	loadOptions,
-	runNode,
-	runWorkflow,
-	testCredential,
-	type CredentialTestResult,
-	type DgCredentials,
-	type DynamicParamsOptions,
-	type HarnessCredentials,
-	type NodeErrorInfo,
-	type NodeSettings,
-	type Poller,
-	type PollerParams,
-	type RunNodeParams,
-	type RunNodeResult,
-	type RunWorkflowOptions,
-	type WorkflowJson,
-	type WorkflowRunResult,
-} from './engine';
+export * from './engine';
+export * from './workflows';
+export * from './poller';
+export * from './editor';

@@ -1,0 +1,221 @@
+/** What the editor asks of a node: load options, list search, and the credential test. */
+import { ExecuteContext, LoadOptionsContext, RoutingNode } from 'n8n-core';
+import {
+	Workflow,
+	createEmptyRunExecutionData,
+	type ICredentialsDecrypted,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeListSearchResult,
+	type INodeParameters,
+	type INodePropertyOptions,
+	type INodeType,
+	type INodeTypes,
+	type IVersionedNodeType,
+} from 'n8n-workflow';
+
+import { HarnessCredentialsHelper } from './credentials';
+import { loadPackage } from './package';
+
+import {
+	attachCredentials,
+	buildAdditionalData,
+	toStore,
+	CREDENTIAL_TYPE,
+	type HarnessCredentials,
+} from './engine';
+
+// Dynamic parameters (loadOptions / listSearch), as the editor asks for them
+// ---------------------------------------------------------------------------------------
+
+export interface DynamicParamsOptions {
+	/** The node's current parameters (as the editor sends them). */
+	parameters?: INodeParameters;
+	credentials?: HarnessCredentials;
+	filter?: string;
+	paginationToken?: string;
+	/** Path of the parameter asking, e.g. `parameters.templateId`. */
+	path?: string;
+	/** Node type, short or full; default `documentGeneration`. */
+	nodeType?: string;
+	typeVersion?: number;
+	packageDir?: string;
+}
+
+async function dynamicContext(opts: DynamicParamsOptions) {
+	const pkg = await loadPackage(opts.packageDir);
+	const store = toStore(opts.credentials);
+	const node: INode = {
+		id: 'harness-options-node',
+		name: 'Options Source',
+		type: pkg.fullName(opts.nodeType ?? 'documentGeneration'),
+		typeVersion: opts.typeVersion ?? 1,
+		position: [0, 0],
+		parameters: structuredClone(opts.parameters ?? {}),
+	};
+	attachCredentials([node], pkg.nodeTypes, store);
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: pkg.nodeTypes,
+	});
+	const wfNode = workflow.getNode(node.name) as INode;
+	const additionalData = buildAdditionalData(new HarnessCredentialsHelper(pkg, store), {
+		currentNodeParameters: wfNode.parameters,
+	});
+	const context = new LoadOptionsContext(
+		workflow,
+		wfNode,
+		additionalData,
+		opts.path ?? 'parameters',
+	);
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(wfNode.type, wfNode.typeVersion);
+	return { context, nodeType };
+}
+
+/** Calls `methods.loadOptions[method]` through n8n-core's LoadOptionsContext. */
+export async function loadOptions(
+	method: string,
+	opts: DynamicParamsOptions = {},
+): Promise<INodePropertyOptions[]> {
+	const { context, nodeType } = await dynamicContext(opts);
+	const fn = nodeType.methods?.loadOptions?.[method];
+	if (typeof fn !== 'function') throw new Error(`No loadOptions method "${method}"`);
+	return await fn.call(context);
+}
+
+/** Calls `methods.listSearch[method](filter, paginationToken)` through LoadOptionsContext. */
+export async function listSearch(
+	method: string,
+	opts: DynamicParamsOptions = {},
+): Promise<INodeListSearchResult> {
+	const { context, nodeType } = await dynamicContext(opts);
+	const fn = nodeType.methods?.listSearch?.[method];
+	if (typeof fn !== 'function') throw new Error(`No listSearch method "${method}"`);
+	return await fn.call(context, opts.filter, opts.paginationToken);
+}
+
+// ---------------------------------------------------------------------------------------
+// Credential test
+// ---------------------------------------------------------------------------------------
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/**
+ * Runs the credential type's `test` request the way n8n's CredentialsTester does: a
+ * declarative temp node whose only property routes to the test request, executed by
+ * n8n-core's RoutingNode (which resolves the `={{$credentials...}}` expressions and sends the
+ * request through httpRequestWithAuthentication, i.e. the type's `authenticate`).
+ */
+export async function testCredential(
+	credentials: HarnessCredentials,
+	opts: { type?: string; packageDir?: string } = {},
+): Promise<CredentialTestResult> {
+	const pkg = await loadPackage(opts.packageDir);
+	const type = opts.type ?? CREDENTIAL_TYPE;
+	const credentialType = pkg.credentialType(type);
+	if (!credentialType.test) {
+		return { status: 'Error', message: `The credential type ${type} declares no test request` };
+	}
+	const store = toStore(credentials);
+	const helper = new HarnessCredentialsHelper(pkg, store);
+	const additionalData = buildAdditionalData(helper);
+	// Defaults of the credential's properties apply, as when n8n tests a saved credential.
+	const data = await helper.getDecrypted(additionalData, { id: 'harness', name: type }, type);
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		id: `harness-${type}`,
+		name: type,
+		type,
+		data,
+	};
+
+	// Like n8n, run the credential's declared test request through the routing engine, from a
+	// throwaway node whose only property routes to that request.
+	const testNodeType: INodeType = {
+		description: {
+			displayName: 'Harness Credential Check',
+			name: 'harness.credentialCheck',
+			group: ['organization'],
+			version: 1,
+			description: 'Sends the credential test request',
+			defaults: { name: 'Harness Credential Check' },
+			inputs: ['main'],
+			outputs: ['main'],
+			credentials: [{ name: type, required: true }],
+			properties: [
+				{
+					displayName: 'Check',
+					name: 'check',
+					type: 'string',
+					routing: { request: credentialType.test.request },
+					default: '',
+				},
+			],
+		},
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: () => testNodeType as INodeType | IVersionedNodeType,
+		getByNameAndVersion: () => testNodeType,
+		getKnownTypes: () => ({}),
+	};
+	const node: INode = {
+		id: 'credential-check',
+		name: 'Credential Check',
+		type: testNodeType.description.name,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [type]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await new RoutingNode(context, testNodeType, credentialsDecrypted).runNode();
+	} catch (error) {
+		const cause = (
+			error as { cause?: { response?: { status: number; statusText?: string }; code?: string } }
+		).cause;
+		if (cause?.response) {
+			const { status, statusText } = cause.response;
+			for (const rule of credentialType.test.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === status) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			if (status < 200 || status > 299) {
+				return { status: 'Error', message: statusText || `Received HTTP status code: ${status}` };
+			}
+		} else if (cause?.code) {
+			return { status: 'Error', message: cause.code };
+		}
+		return { status: 'Error', message: String((error as Error).message) };
+	}
+	for (const rule of credentialType.test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const body = response?.[0]?.[0]?.json ?? {};
+		const value = rule.properties.key
+			.split('.')
+			.reduce<unknown>((v, k) => (v as IDataObject | undefined)?.[k], body);
+		if (value === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
