@@ -46,6 +46,22 @@ describe('networkFailure', () => {
 		expect(networkFailure(wrapped(code, message)).code).toBe(code);
 	});
 
+	test('reads the error n8n 1.x hands back: no cause, the code in httpCode, the text in messages', () => {
+		// What n8n-workflow 1.x's NodeApiError makes of an axios error: its own message, the
+		// axios code as httpCode, the original message kept in messages, no cause.
+		const v1 = (code: string, original: string) =>
+			Object.assign(new Error('The connection to the server was closed unexpectedly'), {
+				httpCode: code,
+				messages: [original],
+			});
+		expect(networkFailure(v1('ECONNRESET', 'socket hang up')).code).toBe('ECONNRESET');
+		expect(networkFailure(v1('ECONNABORTED', 'timeout of 1000ms exceeded')).code).toBe(
+			'ECONNABORTED',
+		);
+		// An HTTP status in httpCode is not a network code; the kept text still names the failure.
+		expect(networkFailure(v1('503', 'socket hang up')).code).toBe('ECONNRESET');
+	});
+
 	test('falls back to the messages when no level has a code', () => {
 		expect(networkFailure(new Error('timeout of 30000ms exceeded')).code).toBe('ECONNABORTED');
 		expect(networkFailure(new Error('socket hang up')).code).toBe('ECONNRESET');

@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import type { TransportContext } from '../types';
+import type { CallOptions, TransportContext } from '../types';
 import type { Attempts } from './errors';
 import { describeNetworkError, redact, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
@@ -34,18 +34,14 @@ export const MAX_TIMEOUT_S = 600;
 
 export type Query = Array<[string, string | number | undefined]>;
 
-export interface ApiRequest {
+export interface ApiRequest extends CallOptions {
 	method: IHttpRequestMethods;
 	/** Path under the host root, e.g. `/api/v1/documents`. */
 	path: string;
 	query?: Query;
 	body?: IDataObject;
-	/** The item the request is made for, named in errors. */
-	itemIndex?: number;
 	/** Words for error messages: "… while trying to <what>". */
 	what?: string;
-	/** Overrides the credential's Request Timeout for this call. */
-	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 }
 
@@ -55,7 +51,15 @@ export interface RawResponse {
 	body: unknown;
 }
 
-/** Builds `?a=1&b=2` with proper encoding; undefined values are left out. */
+/** What one level of an error chain may carry. */
+interface ErrorLevel {
+	code?: unknown;
+	httpCode?: unknown;
+	message?: unknown;
+	messages?: unknown[];
+	name?: unknown;
+}
+
 const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
 
 /**
@@ -65,39 +69,28 @@ const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
  * for a real code first, and messages only as a fallback.
  */
 export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
-	const chain: Array<{
-		code?: unknown;
-		message?: unknown;
-		name?: unknown;
-		httpCode?: unknown;
-		messages?: unknown;
-	}> = [];
+	const chain: ErrorLevel[] = [];
 	const seen = new Set<unknown>();
 	let current: unknown = error;
 	while (current && typeof current === 'object' && !seen.has(current) && chain.length < 10) {
 		seen.add(current);
-		chain.push(current as { code?: unknown });
+		chain.push(current as ErrorLevel);
 		current = (current as { cause?: unknown }).cause;
 	}
 	const innermost = chain[chain.length - 1];
 	const detail = typeof innermost?.message === 'string' ? innermost.message : undefined;
 	for (const level of chain) {
-		if (typeof level.code === 'string' && CODE.test(level.code))
-			return { code: level.code, detail };
+		// n8n 2.x keeps the axios error as the cause, with its `code`; n8n 1.x keeps no cause
+		// and puts the code into the wrapper's `httpCode` (and the original text into `messages`).
+		for (const code of [level.code, level.httpCode]) {
+			if (typeof code === 'string' && CODE.test(code)) return { code, detail };
+		}
 		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
-	}
-	// n8n 1.x keeps no cause: the code is in the wrapper's httpCode, the original text in messages.
-	for (const level of chain) {
-		if (typeof level.httpCode === 'string' && CODE.test(level.httpCode))
-			return { code: level.httpCode, detail };
 	}
 	const texts = chain
 		.slice(1)
 		.concat(chain.slice(0, 1))
-		.flatMap((level) => [
-			level.message,
-			...(Array.isArray(level.messages) ? (level.messages as unknown[]) : []),
-		]);
+		.flatMap((level) => [level.message, ...(Array.isArray(level.messages) ? level.messages : [])]);
 	for (const text of texts) {
 		if (typeof text !== 'string') continue;
 		if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED', detail };

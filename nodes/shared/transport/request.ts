@@ -14,6 +14,7 @@ import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S, apiError, exchange 
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';
 
+/** Builds `?a=1&b=2` with proper encoding; undefined values are left out. */
 export function buildQuery(query: Query | undefined): string {
 	const parts = (query ?? [])
 		.filter(([, value]) => value !== undefined && value !== '')
