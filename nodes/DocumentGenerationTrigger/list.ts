@@ -6,8 +6,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listDocumentCards } from '../shared/transport';
-import type { ListFilters, TriggerEvent } from '../shared/types';
-import type { Entry, WalkFacts } from './cursor/model';
+import type { ListFilters } from '../shared/types';
+import type { Entry, TriggerEvent, WalkFacts } from './cursor/model';
 import { MAX_PASSES, OVERLAP_SECONDS, ServiceClock, entryOf, newest } from './cursor/model';
 import { matches } from './cursor/state';
 import { Walk } from './cursor/walk';

@@ -14,8 +14,7 @@ import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import { InputError } from '../shared/helpers/parse';
-import type { TriggerEvent } from '../shared/types';
-import type { Entry, EventCursor, TriggerState } from './cursor/model';
+import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor/model';
 import { newest, oldestFirst } from './cursor/model';
 import {
 	advance,

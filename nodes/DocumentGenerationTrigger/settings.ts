@@ -2,8 +2,9 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { InputError, parseBinaryPropertyName, parseListFilters } from '../shared/helpers/parse';
-import type { ListFilters, TriggerEvent } from '../shared/types';
-import { TRIGGER_EVENTS } from '../shared/types';
+import type { ListFilters } from '../shared/types';
+import type { TriggerEvent } from './cursor/model';
+import { TRIGGER_EVENTS } from './cursor/model';
 
 export interface Settings {
 	events: TriggerEvent[];

@@ -3,13 +3,7 @@
  * link older than a minute is renewed first, an expired link (403) is renewed once, and the
  * file host never sees the Authorization header.
  */
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
@@ -18,13 +12,16 @@ import { downloadError, fetchFile, getDocumentCard } from './transport';
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
 export const FRESH_LINK_MS = 60_000;
 
+/** The contexts that can put binary data into their output. */
+type DownloadContext = IExecuteFunctions | IPollFunctions;
+
 export interface DownloadOptions {
 	/** Host time (ms) the card was fetched; an older link than FRESH_LINK_MS is renewed first. */
 	fetchedAt?: number;
 }
 
 function noFileError(
-	ctx: IExecuteFunctions | IPollFunctions | IWebhookFunctions,
+	ctx: DownloadContext,
 	card: IDataObject,
 	itemIndex: number,
 ): NodeOperationError {
@@ -48,23 +45,22 @@ function noFileError(
  * tries once more. Never sends the Authorization header to the file host.
  */
 export async function downloadToBinary(
-	ctx: IExecuteFunctions | IPollFunctions | IWebhookFunctions,
+	ctx: DownloadContext,
 	card: IDataObject,
 	itemIndex: number,
 	options: DownloadOptions = {},
 ): Promise<IBinaryData> {
-	const transport = ctx;
 	const id = String(card.id);
 	const what = `download the file of document ${id}`;
-	if (card.status !== 'success') throw noFileError(transport, card, itemIndex);
+	if (card.status !== 'success') throw noFileError(ctx, card, itemIndex);
 
 	let current = card;
 	const stale = options.fetchedAt !== undefined && Date.now() - options.fetchedAt > FRESH_LINK_MS;
 	if (stale || typeof current.download_url !== 'string' || current.download_url === '') {
-		current = await getDocumentCard(transport, id, { itemIndex });
+		current = await getDocumentCard(ctx, id, { itemIndex });
 	}
 	for (let attempt = 0; ; attempt++) {
-		if (current.status !== 'success') throw noFileError(transport, current, itemIndex);
+		if (current.status !== 'success') throw noFileError(ctx, current, itemIndex);
 		const url = typeof current.download_url === 'string' ? current.download_url : '';
 		if (!url) {
 			throw new NodeOperationError(ctx.getNode(), `Document ${id} has no download link`, {
@@ -73,7 +69,7 @@ export async function downloadToBinary(
 				itemIndex,
 			});
 		}
-		const response = await fetchFile(transport, url, { what, itemIndex });
+		const response = await fetchFile(ctx, url, { what, itemIndex });
 		if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
 			const filename = fileNameFor(current);
 			return await ctx.helpers.prepareBinaryData(
@@ -84,7 +80,7 @@ export async function downloadToBinary(
 		}
 		// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
 		if (response.statusCode !== 403 || attempt >= 1)
-			throw downloadError(transport, response.statusCode, what, itemIndex);
-		current = await getDocumentCard(transport, id, { itemIndex });
+			throw downloadError(ctx, response.statusCode, what, itemIndex);
+		current = await getDocumentCard(ctx, id, { itemIndex });
 	}
 }

@@ -2,21 +2,10 @@
  * Types that the transport, the helpers and the nodes all speak, kept apart so that none of
  * them has to import another only for a type.
  */
-import type {
-	IExecuteFunctions,
-	IHookFunctions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 /** Every n8n context the transport is called from. */
-export type TransportContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| IWebhookFunctions;
+export type TransportContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** Filters of the document list (`GET /api/v1/document_cards`). */
 export interface ListFilters {
@@ -35,7 +24,3 @@ export interface CallOptions {
 	/** Overrides the credential's Request Timeout for this call. */
 	timeoutMs?: number;
 }
-
-/** The finished states of a document that the triggers fire on. */
-export type TriggerEvent = 'success' | 'failure';
-export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['success', 'failure'];

@@ -8,25 +8,26 @@ import {
 	OVERLAP_SECONDS,
 	ServiceClock,
 	VISIBILITY_LAG_SECONDS,
-	Walk,
-	advance,
 	boundFor,
 	entryOf,
 	frontierBound,
-	initialCursor,
-	matches,
-	mergeCursors,
 	newest,
 	oldestFirst,
-	prune,
-	readCursor,
-	readState,
-	serializeState,
 	signedAtOf,
 	type Card,
 	type Entry,
 	type EventCursor,
-} from '../../nodes/DocumentGenerationTrigger/cursor';
+} from '../../nodes/DocumentGenerationTrigger/cursor/model';
+import {
+	advance,
+	initialCursor,
+	matches,
+	mergeCursors,
+	readCursor,
+	readState,
+	serializeState,
+} from '../../nodes/DocumentGenerationTrigger/cursor/state';
+import { Walk, prune } from '../../nodes/DocumentGenerationTrigger/cursor/walk';
 import { timeOf } from '../../nodes/shared/helpers/dates';
 
 const BASE = Date.UTC(2030, 5, 1, 12, 0, 0, 0);

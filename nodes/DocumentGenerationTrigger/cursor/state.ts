@@ -2,10 +2,9 @@
  * Where the next poll starts, and what it must not fire again: the trigger's cursor per event,
  * kept in the node's static data. Pure.
  */
-import type { ListFilters, TriggerEvent } from '../../shared/types';
-import { TRIGGER_EVENTS } from '../../shared/types';
-import type { Card, Entry, EventCursor, TriggerState, WalkFacts } from './model';
-import { STATE_VERSION, laterBound, oldestFirst, settledBound } from './model';
+import type { ListFilters } from '../../shared/types';
+import type { Card, Entry, EventCursor, TriggerEvent, TriggerState, WalkFacts } from './model';
+import { STATE_VERSION, TRIGGER_EVENTS, laterBound, oldestFirst, settledBound } from './model';
 import { prune } from './walk';
 
 function newestTime(list: Entry[], start: number | null): number | null {
