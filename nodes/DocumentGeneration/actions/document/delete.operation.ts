@@ -3,8 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
-import { parseId } from '../../../shared/helpers/parse';
 import { deleteDocument } from '../../../shared/transport';
+import { readDocumentId } from './documentId';
 
 export const properties: INodeProperties[] = [
 	{
@@ -26,11 +26,7 @@ export async function execute(
 	return await runPerItem(
 		this,
 		items,
-		(i) =>
-			parseId(
-				this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
-				'document ID',
-			),
+		(i) => readDocumentId(this, i),
 		async (id, i) => {
 			await deleteDocument(this, id, { itemIndex: i });
 			return paired({ deleted: true, id }, i);

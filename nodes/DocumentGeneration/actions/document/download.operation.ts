@@ -4,9 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, runPerItem } from '../../../shared/helpers/items';
-import { parseBinaryPropertyName, parseId } from '../../../shared/helpers/parse';
+import { parseBinaryPropertyName } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
 import { getDocumentCard } from '../../../shared/transport';
+import { readDocumentId } from './documentId';
 
 export const properties: INodeProperties[] = [
 	{
@@ -30,10 +31,7 @@ export async function execute(
 		this,
 		items,
 		(i) => {
-			const id = parseId(
-				this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
-				'document ID',
-			);
+			const id = readDocumentId(this, i);
 			const field = parseBinaryPropertyName(this.getNodeParameter('binaryPropertyName', i, 'data'));
 			return { id, field };
 		},

@@ -9,8 +9,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
-import { parseId } from '../../../shared/helpers/parse';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
+import { readDocumentId } from './documentId';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },
@@ -46,10 +46,7 @@ export async function execute(
 		this,
 		items,
 		(i) => {
-			const id = parseId(
-				this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
-				'document ID',
-			);
+			const id = readDocumentId(this, i);
 			const options = this.getNodeParameter('options', i, {}) as IDataObject;
 			return { id, full: options.includePayload === true };
 		},

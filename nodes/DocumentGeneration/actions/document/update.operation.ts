@@ -21,6 +21,7 @@ import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport';
 import { readFilename } from './create.operation';
 import { readGenerationOptions, runGenerations, waitOptions } from './generate';
+import { readDocumentId } from './documentId';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },
@@ -109,10 +110,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await runGenerations(this, items, (i) => {
-		const id = parseId(
-			this.getNodeParameter('documentId', i, undefined, { extractValue: true }),
-			'document ID',
-		);
+		const id = readDocumentId(this, i);
 		const update = this.getNodeParameter('updateFields', i, {}) as IDataObject;
 		const fields: IDataObject = {};
 		if (update.templateId !== undefined && update.templateId !== '') {
