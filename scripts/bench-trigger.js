@@ -73,12 +73,23 @@ async function main() {
 		}
 	};
 
+	/** Polls a minute apart, with no new document: `<label> 1`, `<label> 2`, … */
+	const idlePolls = async ({ sb, poll }, count, label) => {
+		for (let i = 1; i <= count; i++) {
+			sb.clock.advance(60_000);
+			await poll(`${label} ${i}`);
+		}
+	};
+	/** The poll a second after a burst, then `idle` polls a minute apart. */
+	const afterBurst = async (ctx, idle) => {
+		ctx.sb.clock.advance(1000);
+		await ctx.poll('burst');
+		await idlePolls(ctx, idle, 'idle after');
+	};
+
 	await scenario('steady, success', {}, async ({ sb, poll }) => {
 		await poll('activation');
-		for (let i = 1; i <= 3; i++) {
-			sb.clock.advance(60_000);
-			await poll(`idle ${i}`);
-		}
+		await idlePolls({ sb, poll }, 3, 'idle');
 		sb.createDocument({ status: 'success' });
 		sb.clock.advance(2000);
 		await poll('1 new document');
@@ -91,10 +102,7 @@ async function main() {
 		{ events: ['success', 'failure'] },
 		async ({ sb, poll }) => {
 			await poll('activation');
-			for (let i = 1; i <= 3; i++) {
-				sb.clock.advance(60_000);
-				await poll(`idle ${i}`);
-			}
+			await idlePolls({ sb, poll }, 3, 'idle');
 		},
 	);
 
@@ -104,12 +112,7 @@ async function main() {
 			sb.clock.advance(60_000);
 			await poll('idle before');
 			burst(sb, BURST);
-			sb.clock.advance(1000);
-			await poll('burst');
-			for (let i = 1; i <= 2; i++) {
-				sb.clock.advance(60_000);
-				await poll(`idle after ${i}`);
-			}
+			await afterBurst({ sb, poll }, 2);
 		});
 	}
 
@@ -120,12 +123,7 @@ async function main() {
 			await poll('activation');
 			burst(sb, Math.round(BURST * 0.8));
 			burst(sb, BURST - Math.round(BURST * 0.8), 'failure');
-			sb.clock.advance(1000);
-			await poll('burst');
-			for (let i = 1; i <= 2; i++) {
-				sb.clock.advance(60_000);
-				await poll(`idle after ${i}`);
-			}
+			await afterBurst({ sb, poll }, 2);
 		},
 	);
 
@@ -137,12 +135,7 @@ async function main() {
 			sb.clock.advance(60_000);
 			await poll('idle before');
 			burst(sb, BURST, 'failure');
-			sb.clock.advance(1000);
-			await poll('burst');
-			for (let i = 1; i <= 3; i++) {
-				sb.clock.advance(60_000);
-				await poll(`idle after ${i}`);
-			}
+			await afterBurst({ sb, poll }, 3);
 		},
 	);
 
@@ -152,10 +145,7 @@ async function main() {
 		async ({ sb, poll }) => {
 			await poll('activation');
 			burst(sb, BURST);
-			sb.clock.advance(1000);
-			await poll('burst');
-			sb.clock.advance(60_000);
-			await poll('idle after 1');
+			await afterBurst({ sb, poll }, 1);
 		},
 	);
 
