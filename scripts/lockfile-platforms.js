@@ -16,28 +16,17 @@ const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const check = process.argv.includes('--check');
 
 const CPUS = ['arm64', 'x64', 'ia32', 'arm', 'loong64', 'ppc64', 'riscv64', 's390x', 'wasm32'];
-const OSES = {
-	darwin: 'darwin',
-	linux: 'linux',
-	win32: 'win32',
-	freebsd: 'freebsd',
-	android: 'android',
-	openharmony: 'openharmony',
-	wasm32: null,
-};
+const OSES = ['darwin', 'linux', 'win32', 'freebsd', 'android', 'openharmony'];
+const LIBCS = { gnu: 'glibc', gnueabihf: 'glibc', musl: 'musl', musleabihf: 'musl' };
 
 /** cpu/os/libc of a platform package from its name, e.g. `resolver-binding-linux-x64-musl`. */
 function platformOf(name) {
 	const parts = name.split('/').pop().split('-');
-	const entry = {};
-	const os = parts.find((part) => part in OSES);
 	const cpu = parts.find((part) => CPUS.includes(part));
-	if (!os && !cpu) return undefined;
-	if (cpu) entry.cpu = [cpu === 'arm' && parts.includes('arm') ? 'arm' : cpu];
-	if (os && OSES[os]) entry.os = [OSES[os]];
-	if (parts.includes('gnu') || parts.includes('gnueabihf')) entry.libc = ['glibc'];
-	if (parts.includes('musl') || parts.includes('musleabihf')) entry.libc = ['musl'];
-	return entry;
+	const os = parts.find((part) => OSES.includes(part));
+	const libc = parts.map((part) => LIBCS[part]).find(Boolean);
+	if (!cpu && !os) return undefined;
+	return { ...(cpu && { cpu: [cpu] }), ...(os && { os: [os] }), ...(libc && { libc: [libc] }) };
 }
 
 /** Whether `name` is found from the package at `where`, the way node looks up the tree. */
