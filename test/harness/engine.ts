@@ -1,3 +1,10 @@
+/**
+ * The engine plumbing the other harness files share: credentials given to a run, the
+ * additionalData n8n's CLI would build, error descriptions, binary data. Nothing of the engine
+ * is faked; only the services n8n's CLI would provide are supplied here. Runs live in
+ * workflows.ts (WorkflowExecute), poller.ts (PollContext) and editor.ts (LoadOptionsContext,
+ * the credential test through RoutingNode).
+ */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Runs the loaded package on the real n8n engine (n8n-core 2.41): workflows through

@@ -1,6 +1,7 @@
 /**
  * Test harness: runs the BUILT package (dist/, as listed in package.json's `n8n` block) on
- * the real n8n engine from n8n-core / n8n-workflow 2.41 — no fakes of the engine.
+ * the real n8n engine from n8n-core / n8n-workflow (2.41, or the 1.x line under
+ * `npm run test:compat`, see versions.ts) — no fakes of the engine.
  *
  *   const pkg = await loadPackage();                       // PackageDirectoryLoader
  *   const creds = credentialsFor(sandbox);                 // { baseUrl, apiKey }

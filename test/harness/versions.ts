@@ -12,7 +12,7 @@ import type { PollContext, WorkflowExecute } from 'n8n-core';
 import type { INode, INodeExecutionData, IPinData, IRun, Workflow } from 'n8n-workflow';
 
 /** The version of the n8n-core the tests run on (2.x, or 1.x under test:compat). */
-export const CORE_VERSION: string = (
+const CORE_VERSION: string = (
 	JSON.parse(readFileSync(require.resolve('n8n-core/package.json'), 'utf8')) as { version: string }
 ).version;
 export const CORE_MAJOR = Number(CORE_VERSION.split('.')[0]);
