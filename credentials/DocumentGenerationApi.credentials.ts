@@ -47,7 +47,17 @@ export class DocumentGenerationApi implements ICredentialType {
 			typeOptions: { minValue: 1, maxValue: 600 },
 			default: 30,
 			description:
-				'How long to wait for the service to start answering a request (and between parts of a download) before giving up with an error. A request that timed out is not repeated.',
+				'How long to wait for the service to start answering a request (and between parts of a download) before giving up. A read that timed out is tried again (3 attempts in all); a create that timed out is never repeated.',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'whsec_…',
+			description:
+				'Optional. Used only by the instant (webhook) trigger: the signing secret of the webhook endpoint, shown beside it in the dashboard (Webhooks). With it, the trigger accepts only deliveries signed by the service; without it, it re-reads each document from the API before trusting it.',
 		},
 	];
 

@@ -58,7 +58,7 @@ async function main() {
 		`  Base URL : ${sb.url}`,
 		`  API key  : ${sb.apiKey}`,
 		'',
-		'Point the n8n credential "documentGenerationApi" at it:',
+		'In n8n, create a "Document Generation (PDFMonkey) API" credential with:',
 		`  Base URL = ${sb.url}        (host root, without /api/v1)`,
 		`  API Key  = ${sb.apiKey}`,
 		'(if n8n runs in Docker, use http://host.docker.internal:<port> and start the sandbox with a host it can reach)',

@@ -21,10 +21,11 @@ export class DocumentGeneration implements INodeType {
 		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		subtitle:
+			'={{ ({ create: "Create", get: "Get", getAll: "Get many", update: "Update", delete: "Delete", download: "Download" }[$parameter["operation"]] || $parameter["operation"]) + " " + ({ document: "document", template: "template", account: "account" }[$parameter["resource"]] || $parameter["resource"]) + ($parameter["operation"] === "getAll" ? "s" : "") }}',
 		description:
 			'Generate PDF documents from templates and JSON data, wait for them and download the files',
-		defaults: { name: 'Document Generation' },
+		defaults: { name: 'PDFMonkey' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -36,8 +37,8 @@ export class DocumentGeneration implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Account', value: 'account' },
 					{ name: 'Document', value: 'document' },
+					{ name: 'Account', value: 'account' },
 				],
 				default: 'document',
 			},

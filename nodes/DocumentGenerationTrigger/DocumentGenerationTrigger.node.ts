@@ -20,9 +20,10 @@ export class DocumentGenerationTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "On " + ($parameter["events"] || []).join(", ") }}',
+		subtitle:
+			'={{ ($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "When a document is ready or fails" : "When a document fails") : "When a document is ready" }}',
 		description: 'Starts the workflow when documents finish generating (success or failure)',
-		defaults: { name: 'Document Generation Trigger' },
+		defaults: { name: 'PDFMonkey Trigger' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -55,7 +56,7 @@ export class DocumentGenerationTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Filter',
 				default: {},
-				options: [{ ...templateIdsFilter }, { ...workspaceIdFilter }],
+				options: [{ ...workspaceIdFilter }, { ...templateIdsFilter }],
 			},
 			{
 				displayName: 'Download File',

@@ -14,10 +14,12 @@ import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import { InputError } from '../shared/helpers/parse';
+import { workspaceNamesOrNone } from '../shared/methods/workspaces';
 import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor/model';
 import { newest, oldestFirst } from './cursor/model';
 import {
 	advance,
+	cursorForNewEvent,
 	initialCursor,
 	matches,
 	mergeCursors,
@@ -58,11 +60,16 @@ async function attachFiles(
 	});
 }
 
-function describeFilters(settings: Settings): string {
+/** The filters in words, the workspace by its name (its id when the name cannot be read). */
+async function describeFilters(ctx: IPollFunctions, settings: Settings): Promise<string> {
 	const parts = [`status ${settings.events.map((e) => `"${e}"`).join(' or ')}`];
 	if (settings.filter.templateIds?.length)
 		parts.push(`template ${settings.filter.templateIds.join(', ')}`);
-	if (settings.filter.workspaceId) parts.push(`workspace ${settings.filter.workspaceId}`);
+	const workspaceId = settings.filter.workspaceId;
+	if (workspaceId) {
+		const name = (await workspaceNamesOrNone(ctx)).get(workspaceId);
+		parts.push(`workspace "${name ?? workspaceId}"`);
+	}
 	return parts.join(', ');
 }
 
@@ -80,7 +87,7 @@ async function manualRun(ctx: IPollFunctions, settings: Settings): Promise<INode
 			ctx.getNode(),
 			'No document matched the trigger: there is no finished document to show yet',
 			{
-				description: `No document has ${describeFilters(settings)}. Generate one (for example with the Document Generation node, Create with status "Pending"), or widen Events and Filters, then fetch a test event again.`,
+				description: `No document has ${await describeFilters(ctx, settings)}. Generate one (for example with the Document Generation node, Create with status "Pending"), or widen Events and Filters, then fetch a test event again.`,
 			},
 		);
 	}
@@ -112,9 +119,9 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	const run = new PollRun();
 	for (const event of settings.events) {
 		const started = Date.now();
-		const prev = before[event];
+		const prev = before[event] ?? cursorForNewEvent(before);
 		if (!prev) {
-			// First poll for this event: remember where the list is, fire no history.
+			// First poll of the trigger: remember where the list is, fire no history.
 			const first = await probe(this, run, settings, event, started);
 			const known = factsSince(run, started);
 			const next = initialCursor(first.entries, {

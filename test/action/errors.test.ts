@@ -178,7 +178,7 @@ describe('malformed input is refused before any request, naming the item', () =>
 		const result = await run(sb, parameters());
 		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
 		expect(result.error!.message).toMatch(message);
-		expect(result.error!.message).toMatch(/\(item 0\)/);
+		expect(result.error!.message).toMatch(/\(item 1\)/);
 		// And how to fix it.
 		expect(result.error!.description).toEqual(expect.any(String));
 		expect(result.error!.description!.length).toBeGreaterThan(10);
@@ -213,7 +213,7 @@ describe('malformed input is refused before any request, naming the item', () =>
 				{ p: '["no"]', id: 'not-an-id', limit: 0 },
 			]);
 			expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 2 });
-			expect(result.error!.message).toMatch(/\(item 2\)/);
+			expect(result.error!.message).toMatch(/\(item 3\)/);
 			expect(sb.requests).toHaveLength(0);
 			expect(sb.documents.has(good.id)).toBe(true);
 		}
@@ -231,7 +231,7 @@ describe('malformed input is refused before any request, naming the item', () =>
 		expect(result.items[0].json.status).toBe('pending');
 		expect(result.items[1].json).toEqual({
 			error: expect.stringMatching(
-				/payload must be one JSON object, but it is an array \(item 1\)/,
+				/payload must be one JSON object, but it is an array \(item 2\)/,
 			),
 			message: expect.stringMatching(/Wrap the list in an object/),
 		});
@@ -250,8 +250,8 @@ describe('error answers of the service become NodeApiErrors that say what to do'
 			credentials: { baseUrl: sb.url, apiKey: wrongKey },
 		});
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '401', itemIndex: 0 });
-		expect(result.error!.message).toMatch(/Authentication failed.*401/);
-		expect(result.error!.description).toMatch(/API key/);
+		expect(result.error!.message).toBe('The API key was refused by the service');
+		expect(result.error!.description).toMatch(/credential of this node .*paste the API key again/);
 		// The node does not repeat a refused key (only n8n's own credential refresh could).
 		expect(sb.requests.length).toBeGreaterThanOrEqual(1);
 		expect(sb.requests.length).toBeLessThanOrEqual(2);
@@ -395,7 +395,7 @@ describe('errors to the error output ("Continue (using error output)")', () => {
 		]);
 		expect(failed.map((i) => i.pairedItem)).toEqual([{ item: 1 }, { item: 3 }]);
 		expect(failed[0].json.error).toMatch(/Not found \(404\)/);
-		expect(failed[1].json.error).toMatch(/not a valid ID \(item 3\)/);
+		expect(failed[1].json.error).toMatch(/not a valid ID \(item 4\)/);
 		// Refused input sent nothing; the other three were fetched.
 		expect(apiRequests(sb)).toHaveLength(3);
 	});

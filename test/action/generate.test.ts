@@ -41,7 +41,7 @@ describe('fast generations', () => {
 	});
 	const numbered = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
 
-	test('one item: waits (by default) until success and outputs the finished card', async () => {
+	test('one item: waits and downloads (by default) until success and outputs the finished card with its file', async () => {
 		const result = await run(sb, create(), [{ n: 7 }]);
 		expect(result.error).toBeUndefined();
 		const json = result.items[0].json;
@@ -52,7 +52,10 @@ describe('fast generations', () => {
 			failure_cause: null,
 		});
 		expect(json.download_url).toEqual(expect.stringContaining('/files/'));
-		expect(result.items[0].binary).toBeUndefined();
+		expect(result.items[0].binary?.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: json.filename,
+		});
 		// One create, then polls of that one document by id (a list would not be cheaper).
 		expect(creates(sb)).toHaveLength(1);
 		expect(cardRequests(sb, String(json.id)).length).toBeGreaterThanOrEqual(1);

@@ -2,7 +2,7 @@
  * Every operation of the action node on the real n8n engine against the sandbox: what is
  * sent (counted and read on the sandbox side) and what comes out.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, runWorkflow } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -143,13 +143,95 @@ describe('create', () => {
 			resource: 'document',
 			operation: 'create',
 			templateId: byId(templateId(sb)),
+			payload: '{"n": 1}',
 			waitForCompletion: false,
 		});
 		expect((creates(sb)[0].body as IDataObject).document).toEqual({
 			document_template_id: templateId(sb),
 			status: 'pending',
-			payload: {},
+			payload: { n: 1 },
 		});
+	});
+
+	test.each([
+		['the default "{}"', undefined],
+		['an empty text', ''],
+		['blank text', '  \n '],
+		['an empty object', '{}'],
+		['an expression giving an empty object', '={{ {} }}'],
+	])('a payload that is %s is refused before anything is sent', async (_label, payload) => {
+		const parameters: INodeParameters = {
+			resource: 'document',
+			operation: 'create',
+			templateId: byId(templateId(sb)),
+		};
+		if (payload !== undefined) parameters.payload = payload;
+		for (const status of ['pending', 'draft']) {
+			const result = await run(sb, { ...parameters, status });
+			expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
+			expect(result.error!.message).toBe(
+				'The payload is empty, so the document would be blank (item 1)',
+			);
+			expect(result.error!.description).toMatch(/\{\{ \$json \}\}/);
+		}
+		expect(sb.requests).toHaveLength(0);
+	});
+
+	test('Payload Mode "Fields": rows with dotted names build the nested payload, mapped per item', async () => {
+		const result = await run(
+			sb,
+			{
+				resource: 'document',
+				operation: 'create',
+				templateId: byId(templateId(sb)),
+				payloadMode: 'fields',
+				payloadFields: {
+					values: [
+						{ key: 'customer.name', value: '={{ $json.name }}' },
+						{ key: 'customer.email', value: 'ada@example.com' },
+						{ key: 'total', value: '={{ $json.total }}' },
+						{ key: 'lines', value: '={{ $json.lines }}' },
+					],
+				},
+				waitForCompletion: false,
+			},
+			[
+				{ name: 'Ada', total: 42, lines: [{ q: 1 }] },
+				{ name: 'Grace', total: 7, lines: [] },
+			],
+		);
+		expect(result.error).toBeUndefined();
+		expect(creates(sb).map((r) => (r.body as { document: IDataObject }).document.payload)).toEqual([
+			{ customer: { name: 'Ada', email: 'ada@example.com' }, total: 42, lines: [{ q: 1 }] },
+			{ customer: { name: 'Grace', email: 'ada@example.com' }, total: 7, lines: [] },
+		]);
+	});
+
+	test('Payload Mode "Fields" with no rows, or a name given twice, is refused and sends nothing', async () => {
+		const base: INodeParameters = {
+			resource: 'document',
+			operation: 'create',
+			templateId: byId(templateId(sb)),
+			payloadMode: 'fields',
+		};
+		const empty = await run(sb, base);
+		expect(empty.error!.message).toBe(
+			'The payload is empty, so the document would be blank (item 1)',
+		);
+		expect(empty.error!.description).toMatch(/Payload Fields/);
+		const twice = await run(sb, {
+			...base,
+			payloadFields: {
+				values: [
+					{ key: 'a', value: '1' },
+					{ key: 'a', value: '2' },
+				],
+			},
+		});
+		expect(twice.error!.message).toMatch(
+			/field 2 \("a"\) sets "a", which another field already sets/,
+		);
+		expect(sb.requests).toHaveLength(0);
 	});
 });
 
@@ -533,7 +615,7 @@ describe('downstream nodes', () => {
 							resource: 'document',
 							operation: 'create',
 							templateId: byId(tpl),
-							payload: '{}',
+							payload: '{"n": 1}',
 							additionalFields: { meta: '={{ { "order_id": $json.order } }}' },
 						},
 					},

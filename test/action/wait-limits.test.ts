@@ -33,7 +33,7 @@ describe('documents that do not finish', () => {
 		resource: 'document',
 		operation: 'create',
 		templateId: byId(templateId(sb)),
-		payload: '{}',
+		payload: '{"n": 1}',
 		...extra,
 	});
 

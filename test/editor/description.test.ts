@@ -170,11 +170,11 @@ describe('contract: action node parameters', () => {
 	});
 
 	/** Wait, download, file field and wait timeout: shown alike by create and update. */
-	function expectGenerationParameters(values: INodeParameters): void {
+	function expectGenerationParameters(values: INodeParameters, downloadDefault: boolean): void {
 		const wait = one(action, values, 'waitForCompletion');
 		expect([wait.type, wait.default]).toEqual(['boolean', true]);
 		const download = one(action, values, 'download');
-		expect([download.type, download.default]).toEqual(['boolean', false]);
+		expect([download.type, download.default]).toEqual(['boolean', downloadDefault]);
 		const binary = one(action, values, 'binaryPropertyName');
 		expect([binary.type, binary.default]).toEqual(['string', 'data']);
 		const waitTimeout = child(one(action, values, 'options'), 'waitTimeout');
@@ -182,9 +182,30 @@ describe('contract: action node parameters', () => {
 	}
 
 	test('create: templateId, payload, status, waitForCompletion, download, binaryPropertyName, additionalFields, options', () => {
-		const values = doc('create', { status: 'pending', waitForCompletion: true, download: true });
+		const values = doc('create', {
+			status: 'pending',
+			waitForCompletion: true,
+			download: true,
+			payloadMode: 'json',
+		});
 		expectLocator(one(action, values, 'templateId'));
 		expect(one(action, values, 'payload').type).toBe('json');
+		expect(shown(action, values, 'payloadFields')).toHaveLength(0);
+
+		const mode = one(action, values, 'payloadMode');
+		expect([mode.type, mode.default, optionValues(mode)]).toEqual([
+			'options',
+			'json',
+			['fields', 'json'],
+		]);
+		const fieldsValues = { ...values, payloadMode: 'fields' };
+		expect(shown(action, fieldsValues, 'payload')).toHaveLength(0);
+		const rows = one(action, fieldsValues, 'payloadFields');
+		expect(rows.type).toBe('fixedCollection');
+		const row = (rows.options as Array<{ name: string; values: INodeProperties[] }>).find(
+			(o) => o.name === 'values',
+		)!;
+		expect(row.values.map((v) => v.name)).toEqual(['key', 'value']);
 
 		const status = one(action, values, 'status');
 		expect(status.type).toBe('options');
@@ -196,7 +217,7 @@ describe('contract: action node parameters', () => {
 		expect(child(additional, 'meta').type).toBe('json');
 		expect(child(additional, 'filename').type).toBe('string');
 
-		expectGenerationParameters(values);
+		expectGenerationParameters(values, true);
 	});
 
 	test('update: updateFields (templateId, payload, meta, filename, status), wait/download/binary, options.waitTimeout', () => {
@@ -211,7 +232,7 @@ describe('contract: action node parameters', () => {
 		expect(status.type).toBe('options');
 		expect(optionValues(status)).toEqual(['draft', 'pending']);
 
-		expectGenerationParameters(values);
+		expectGenerationParameters(values, false);
 	});
 
 	test('download: documentId and binaryPropertyName', () => {
@@ -334,13 +355,13 @@ describe('AI agent tool', () => {
 			return NodeHelpers.getToolDescriptionForNode(node, type);
 		};
 		expect(describeTool('document', 'create')).toBe(
-			'Create a PDF document from a template in Document Generation',
+			'Create a PDF document from a template in PDFMonkey',
 		);
 		expect(describeTool('document', 'update')).toBe(
-			'Update a document or generate it again in Document Generation',
+			'Update a document or generate it again in PDFMonkey',
 		);
 		expect(describeTool('account', 'get')).toBe(
-			'Get the account and its remaining document quota in Document Generation',
+			'Get the account and its remaining document quota in PDFMonkey',
 		);
 		const operations = optionValues(one(action, { resource: 'document' }, 'operation')) as string[];
 		for (const operation of operations) {

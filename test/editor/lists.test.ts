@@ -105,7 +105,10 @@ describe('template picker (listSearch searchTemplates)', () => {
 describe('workspace filter (loadOptions getWorkspaces)', () => {
 	test.each([['documentGeneration'], [TRIGGER]])('%s: workspaces by name', async (nodeType) => {
 		const options = await loadOptions('getWorkspaces', { credentials: creds, nodeType });
+		// "All Workspaces" (the empty default) is in the list, so the editor never marks the
+		// default as "not supported".
 		expect(options).toEqual([
+			{ name: 'All Workspaces', value: '' },
 			{ name: 'Acme Billing', value: workspaceId('Acme Billing') },
 			{ name: 'Acme HR', value: workspaceId('Acme HR') },
 		]);

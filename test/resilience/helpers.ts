@@ -76,6 +76,7 @@ export const op = {
 			operation: 'create',
 			templateId: locator(templateId),
 			status: 'draft',
+			payload: '{"n": 1}',
 			...extra,
 		}) as INodeParameters,
 	update: (

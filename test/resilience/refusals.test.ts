@@ -241,7 +241,7 @@ test.each(cases)('%s → refused, nothing sent', async (_label, parameters, mess
 	const e = expectCleanError(r.error, 0);
 	expect(e.name).toBe('NodeOperationError');
 	expect(e.message).toMatch(message);
-	expect(e.message).toMatch(/\(item 0\)$/);
+	expect(e.message).toMatch(/\(item 1\)$/);
 	expect(e.description).toBeTruthy();
 	expect(sb.count()).toBe(0);
 });
@@ -253,14 +253,14 @@ test('a literal ID that is not a UUID is stopped by n8n itself before the run (p
 	expect(sb.count()).toBe(0);
 });
 
-test('create checks every item before sending anything: a bad third item stops all, naming item 2', async () => {
+test('create checks every item before sending anything: a bad third item stops all, naming item 3', async () => {
 	const r = await runNode({
 		parameters: op.create(fx.templateId, { payload: '={{ $json.payload }}' }),
 		items: [{ payload: { a: 1 } }, { payload: { b: 2 } }, { payload: [1, 2] }],
 		credentials: creds(sb),
 	});
 	const e = expectCleanError(r.error, 2);
-	expect(e.message).toMatch(/payload must be one JSON object, but it is an array \(item 2\)/);
+	expect(e.message).toMatch(/payload must be one JSON object, but it is an array \(item 3\)/);
 	expect(sb.count()).toBe(0);
 });
 
@@ -275,9 +275,9 @@ test('under "continue on fail", refused items become error items and the good on
 	expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(r.items[0].json.id).toBe(fx.docId);
 	expect(String(r.items[1].json.error)).toMatch(
-		/The document ID "nope" is not a valid ID \(item 1\)/,
+		/The document ID "nope" is not a valid ID \(item 2\)/,
 	);
-	expect(String(r.items[2].json.error)).toMatch(/The document ID is empty \(item 2\)/);
+	expect(String(r.items[2].json.error)).toMatch(/The document ID is empty \(item 3\)/);
 	for (const item of r.items.slice(1)) expect(String(item.json.error)).not.toMatch(JS_ERROR_TEXT);
 	expect(sb.count()).toBe(1);
 });

@@ -445,6 +445,23 @@ describe('activation and manual runs', () => {
 		expect(info.description).toMatch(/Generate one|widen/);
 		expect(poller.staticData()).toEqual({});
 	});
+
+	test('a manual run with nothing matching names the workspace of the filter by its name', async () => {
+		const { sb } = await setup({ events: ['success'] });
+		const hr = sb.workspaces.find((w) => w.identifier === 'Acme HR')!;
+		const poller = await createPoller({
+			parameters: { events: ['failure'], filters: { workspaceId: hr.id } },
+			credentials: credentialsFor(sb),
+		});
+		const info = describeError(
+			await poller.poll('manual').then(
+				() => undefined,
+				(e: unknown) => e,
+			),
+		);
+		expect(info.description).toMatch(/workspace "Acme HR"/);
+		expect(info.description).not.toContain(hr.id);
+	});
 });
 
 describe('events, filters and files', () => {
@@ -468,6 +485,31 @@ describe('events, filters and files', () => {
 		const items = itemsOf(await poller.poll());
 		expect(items.map((i) => i.json.id)).toEqual([bad, good]);
 		expect(items[0].json.failure_cause).toEqual(expect.any(String));
+	});
+
+	test('Failure added to a trigger already polling for Success: a failure between the two polls fires', async () => {
+		const { sb, poller } = await setup({ events: ['success'] });
+		history(sb, 10);
+		await activate({ sb, poller });
+		sb.clock.advance(1000);
+		const [early] = finishMany(sb, 1);
+		expect(keysOf(await poller.poll())).toEqual([recordKey(sb, early)]);
+
+		// Between this poll and the next, a document fails; then the user adds the Failure event
+		// (n8n keeps the node's static data when the workflow is saved).
+		sb.clock.advance(1000);
+		const [failed] = finishMany(sb, 1, { status: 'failure' });
+		const edited = await createPoller({
+			parameters: { events: ['success', 'failure'] },
+			credentials: credentialsFor(sb),
+			staticData: JSON.parse(JSON.stringify(poller.staticData())),
+		});
+		sb.clock.advance(1000);
+		const [later] = finishMany(sb, 1);
+		const items = itemsOf(await edited.poll());
+		// The failure fires (history from before activation does not), the success once.
+		expect(items.map((i) => i.json.id)).toEqual([failed, later]);
+		expect(await edited.poll()).toBeNull();
 	});
 
 	test('template and workspace filters go into the query and only matching documents fire', async () => {

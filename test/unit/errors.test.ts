@@ -85,8 +85,9 @@ describe('describeHttpError', () => {
 			{ errors: [{ status: '401', title: 'Unauthorized', detail: 'Please verify your API key.' }] },
 			WHAT,
 		);
-		expect(t.message).toBe('Authentication failed: the API key was refused (401)');
-		expect(t.description).toMatch(/API key in the Document Generation credential/);
+		expect(t.message).toBe('The API key was refused by the service');
+		expect(t.message).not.toMatch(/401/);
+		expect(t.description).toMatch(/credential of this node .* paste the API key again/);
 		expect(t.description).toMatch(/Please verify your API key\./);
 	});
 
@@ -154,15 +155,31 @@ describe('describeHttpError', () => {
 });
 
 describe('describeNetworkError', () => {
-	test('timeout: the configured seconds, not repeated, where to change it', () => {
-		const t = describeNetworkError('ECONNABORTED', WHAT, 1500);
+	test('timeout: the configured seconds, the attempts of a read, where to change it', () => {
+		const t = describeNetworkError('ECONNABORTED', WHAT, 1500, {
+			method: 'GET',
+			attempts: 3,
+			elapsedMs: 5000,
+		});
 		expect(t.message).toBe(`The service did not answer within 1.5 s while trying to ${WHAT}`);
-		expect(t.description).toMatch(/not repeated/);
+		expect(t.description).toMatch(/^Tried 3 times over 5 s\. /);
 		expect(t.description).toMatch(/Request Timeout/);
 		expect(
 			describeNetworkError('ETIMEDOUT', 'create a document', 30_000, { method: 'POST' })
 				.description,
+		).toMatch(/not repeated/);
+		expect(
+			describeNetworkError('ETIMEDOUT', 'create a document', 30_000, { method: 'POST' })
+				.description,
 		).toMatch(/may still have been stored/);
+	});
+
+	test('a failure inside n8n (no network code at all) is not blamed on the network or the Base URL', () => {
+		const t = describeNetworkError('EUNKNOWN', WHAT, 30_000, {}, 'No bridge acquired');
+		expect(t.message).toBe(`n8n could not make the request while trying to ${WHAT}`);
+		expect(t.description).toMatch(/n8n said: No bridge acquired\./);
+		expect(t.description).toMatch(/inside n8n/);
+		expect(t.description).not.toMatch(/Base URL/);
 	});
 
 	test('connection never made', () => {

@@ -1,5 +1,6 @@
 /** Unit tests of the pure input checks (nodes/shared/helpers/parse.ts). */
 import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	InputError,
@@ -13,7 +14,9 @@ import {
 	parseListFilters,
 	parsePositiveInteger,
 	parseWriteStatus,
+	payloadFromFields,
 	preview,
+	requirePayload,
 	toUnixSeconds,
 } from '../../nodes/shared/helpers/parse';
 
@@ -299,5 +302,89 @@ describe('parseListFilters', () => {
 			/template filter contains "nope"/,
 		);
 		expect(() => parseListFilters({ updatedSince: 'yesterday-ish' })).toThrow(/is not a date/);
+	});
+});
+
+describe('broken JSON: the cause and the place', () => {
+	test.each([
+		['{"a": 1,}', /^a comma comes right before "}" at character 9: remove that last comma$/],
+		['{\n  "a": 1,\n  "b": [1, 2,]\n}', /^a comma comes right before "]" at line 3, column 14/],
+		[
+			'{customer: "Ada"}',
+			/^the name customer needs double quotes, e.g. "customer" at character 2$/,
+		],
+		['{"a": 1, total: 2}', /^the name total needs double quotes/],
+		[
+			"{'a': 1}",
+			/^texts and names need double quotes \("\), not single quotes \('\) at character 2$/,
+		],
+		['{\n  "a": "x\n}', /^a text in quotes is not closed before the end of its line at line 2/],
+	])('%j', (text, problem) => {
+		const e = refusal(() => parseJsonObject(text, 'payload'));
+		expect(e.message).toMatch(/^The payload is not valid JSON \(/);
+		expect(e.message.slice('The payload is not valid JSON ('.length, -1)).toMatch(problem);
+	});
+});
+
+describe('payloadFromFields (Payload Mode "Fields")', () => {
+	test('dotted names build nested objects; values are kept as given', () => {
+		expect(
+			payloadFromFields([
+				{ key: 'customer.name', value: 'Ada' },
+				{ key: 'customer.address.city', value: 'London' },
+				{ key: 'total', value: 42 },
+				{ key: ' lines ', value: [{ q: 1 }] },
+				{ key: '', value: 'skipped' },
+			]),
+		).toEqual({
+			customer: { name: 'Ada', address: { city: 'London' } },
+			total: 42,
+			lines: [{ q: 1 }],
+		});
+	});
+
+	test('a name given twice, or both a value and an object, is refused naming the field', () => {
+		expect(
+			refusal(() =>
+				payloadFromFields([
+					{ key: 'a', value: 1 },
+					{ key: 'a', value: 2 },
+				]),
+			).message,
+		).toMatch(/field 2 \("a"\) sets "a", which another field already sets/);
+		expect(
+			refusal(() =>
+				payloadFromFields([
+					{ key: 'a', value: 1 },
+					{ key: 'a.b', value: 2 },
+				]),
+			).message,
+		).toMatch(/field 2 \("a.b"\) puts a name under "a"/);
+		expect(
+			refusal(() =>
+				payloadFromFields([
+					{ key: 'a.b', value: 1 },
+					{ key: 'a', value: 2 },
+				]),
+			).message,
+		).toMatch(/field 2 \("a"\) sets "a"/);
+		expect(refusal(() => payloadFromFields([{ key: 'a..b', value: 1 }])).message).toMatch(
+			/empty part in its name/,
+		);
+	});
+
+	test('names such as __proto__ are plain keys: nothing leaks into prototypes', () => {
+		const payload = payloadFromFields([{ key: '__proto__.polluted', value: 'yes' }]);
+		expect(Object.keys(payload)).toEqual(['__proto__']);
+		expect(JSON.stringify(payload)).toBe('{"__proto__":{"polluted":"yes"}}');
+		expect(({} as IDataObject).polluted).toBeUndefined();
+	});
+
+	test('nothing given is an empty payload, which requirePayload refuses', () => {
+		expect(payloadFromFields(undefined)).toEqual({});
+		expect(refusal(() => requirePayload(payloadFromFields([]), 'fields')).message).toBe(
+			'The payload is empty, so the document would be blank',
+		);
+		expect(refusal(() => requirePayload(undefined, 'json')).hint).toMatch(/\{\{ \$json \}\}/);
 	});
 });

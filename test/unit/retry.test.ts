@@ -171,15 +171,15 @@ describe('shouldRetry: method × outcome', () => {
 		}
 	});
 
-	test('a timeout is never retried, whatever the method', () => {
-		for (const method of ['GET', 'PUT', 'DELETE', 'POST']) {
+	test('a timeout is retried for a safe read (GET) only, never for a write', () => {
+		for (const method of ['GET', 'PUT', 'DELETE', 'POST', 'PATCH']) {
 			for (const code of [
 				'ECONNABORTED',
 				'ETIMEDOUT',
 				'ESOCKETTIMEDOUT',
 				'UND_ERR_HEADERS_TIMEOUT',
 			]) {
-				expect(retriedNet(method, code)).toBe(false);
+				expect(retriedNet(method, code)).toBe(method === 'GET');
 			}
 		}
 	});

@@ -57,6 +57,24 @@ export function advance(
 }
 
 /**
+ * Where an event added to a trigger that already polls for another one starts: at the
+ * earliest bound the trigger already has, with nothing seen. So a document that reached the
+ * new state after the trigger's last poll still fires, instead of the new event starting
+ * from "now" and missing it. Undefined when the trigger has no bound yet (nothing listed so
+ * far): the new event then starts as on a first poll, firing no history.
+ */
+export function cursorForNewEvent(state: TriggerState): EventCursor | undefined {
+	const cursors = TRIGGER_EVENTS.map((event) => state[event]).filter(
+		(c): c is EventCursor => c !== undefined,
+	);
+	const bounds = cursors.map((c) => c.since).filter((b): b is number => b !== null);
+	if (!bounds.length) return undefined;
+	const since = Math.min(...bounds);
+	const times = cursors.map((c) => c.cursor).filter((c): c is number => c !== null);
+	return { cursor: times.length ? Math.min(...times) : null, since, seen: {} };
+}
+
+/**
  * Two states of the same event combined (a poll that overlapped another one): the later
  * cursor and bound, the union of keys.
  */

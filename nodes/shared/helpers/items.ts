@@ -12,13 +12,18 @@ export type ItemError = NodeApiError | NodeOperationError;
 /** Requests in flight at once, per node run: the one limit every node and operation uses. */
 export const CONCURRENCY = 8;
 
-/** A NodeOperationError for refused input, naming the item and how to fix it. */
+/** An item as n8n's UI counts it (the first is item 1), for messages. */
+export function itemLabel(itemIndex: number): string {
+	return `item ${itemIndex + 1}`;
+}
+
+/** A NodeOperationError for refused input, naming the item the way n8n's UI counts it and saying how to fix it. */
 export function refusal(
 	ctx: IExecuteFunctions,
 	error: InputError,
 	itemIndex: number,
 ): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${error.message} (item ${itemIndex})`, {
+	return new NodeOperationError(ctx.getNode(), `${error.message} (${itemLabel(itemIndex)})`, {
 		description: error.hint,
 		itemIndex,
 	});

@@ -6,12 +6,16 @@ import { listTemplateCards, listWorkspaceCards } from '../transport';
 import { templateLabel, workspaceNames } from './labels';
 import { workspaceNamesOrNone } from './workspaces';
 
-/** Workspaces by name. */
+/**
+ * Workspaces by name, after "All Workspaces" (the filter's default, the empty value): the
+ * editor marks a value missing from the list as "not supported", so the default must be in it.
+ */
 export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const names = workspaceNames(await listWorkspaceCards(this));
-	return [...names]
+	const workspaces = [...names]
 		.map(([id, name]) => ({ name, value: id }))
 		.sort((a, b) => a.name.localeCompare(b.name));
+	return [{ name: 'All Workspaces', value: '' }, ...workspaces];
 }
 
 /**

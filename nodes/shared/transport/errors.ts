@@ -111,8 +111,8 @@ export function describeHttpError(
 	switch (status) {
 		case 401:
 			return {
-				message: 'Authentication failed: the API key was refused (401)',
-				description: `Check the API key in the Document Generation credential: copy it again from the API key page of the dashboard (a regenerated key replaces the old one).${saidText}`,
+				message: 'The API key was refused by the service',
+				description: `Open the credential of this node (Document Generation (PDFMonkey) API) and paste the API key again, copied from the dashboard (My Account → API Secret Key); a regenerated key replaces the old one. If the key is right, check that the Base URL points at the service that issued it.${saidText}`,
 			};
 		case 403:
 			return {
@@ -182,7 +182,9 @@ export function describeNetworkError(
 		case 'timeout':
 			return {
 				message: `The service did not answer within ${seconds(timeoutMs)} while trying to ${what}`,
-				description: `The request timed out (${code}) and was not repeated. If the service is just slow, raise Request Timeout in the Document Generation credential; otherwise check its Base URL and your network.${create ? ' A create that timed out may still have been stored: look for it (Get Many, or the dashboard) before running again.' : ''}`,
+				description: create
+					? `The request timed out (${code}) and was not repeated: a create that timed out may still have been stored, so look for it (Get Many, or the dashboard) before running again. If the service is just slow, raise Request Timeout in the Document Generation credential.`
+					: `${tried(ctx)}The request timed out (${code}). If the service is just slow, raise Request Timeout in the Document Generation credential; otherwise check its Base URL and your network.`,
 			};
 		case 'never-sent':
 			return {
@@ -197,6 +199,14 @@ export function describeNetworkError(
 					: `${tried(ctx)}The network or the service dropped the connection (${code}); run again later.`,
 			};
 		default:
+			if (code === 'EUNKNOWN') {
+				// No network error code anywhere: the request failed inside n8n before it reached
+				// the network (its own machinery), so the network and Base URL are not to blame.
+				return {
+					message: `n8n could not make the request while trying to ${what}`,
+					description: `${detail ? `n8n said: ${detail}. ` : ''}This happened inside n8n, not on the network or at the service. Run again; if it keeps happening, restart n8n.`,
+				};
+			}
 			return {
 				message: `The request could not be made while trying to ${what}`,
 				description: `${detail ? `${detail} ` : ''}(${code}). Check the Base URL of the credential (e.g. https://api.pdfmonkey.io).`,

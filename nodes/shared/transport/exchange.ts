@@ -20,7 +20,9 @@ import { describeNetworkError, redact, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
+	MAX_TIMED_OUT_ATTEMPTS,
 	mayHaveActed,
+	networkKind,
 	nextDelay,
 	parseRetryAfter,
 	shouldRetry,
@@ -182,6 +184,10 @@ export async function exchange(
 	const startedAt = Date.now();
 	const signal = cancelSignal(ctx);
 	let actedBefore = false;
+	// Time spent in attempts that timed out does not count against the retry budget (each is
+	// already bounded by the timeout), but only MAX_TIMED_OUT_ATTEMPTS of them are made.
+	let timedOutMs = 0;
+	let timeouts = 0;
 	const cancelled = () =>
 		apiError(
 			ctx,
@@ -199,6 +205,7 @@ export async function exchange(
 		let response: IN8nHttpFullResponse | undefined;
 		let outcome: Outcome;
 		let failure: { code: string; detail: string | undefined } | undefined;
+		const attemptStarted = Date.now();
 		try {
 			// A fresh options object per attempt: n8n writes into it (abort signal, auth headers).
 			const send: IHttpRequestOptions = {
@@ -216,6 +223,10 @@ export async function exchange(
 			failure = networkFailure(error);
 			if (signal?.aborted || failure.code === 'ERR_CANCELED') throw cancelled();
 			outcome = { kind: 'network', code: failure.code };
+			if (networkKind(failure.code) === 'timeout') {
+				timeouts++;
+				timedOutMs += Date.now() - attemptStarted;
+			}
 		}
 		const attempts: Attempts = { method, attempts: attempt + 1, elapsedMs: Date.now() - startedAt };
 		const done = () => ({
@@ -229,17 +240,18 @@ export async function exchange(
 		});
 		if (response && (response.statusCode < 400 || !shouldRetry(method, outcome))) return done();
 		let delay: number | undefined;
-		if (shouldRetry(method, outcome)) {
+		if (shouldRetry(method, outcome) && timeouts < MAX_TIMED_OUT_ATTEMPTS) {
+			const budgetFrom = startedAt + timedOutMs;
 			const retryAfter = response
 				? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now())
 				: undefined;
 			attempts.retryAfterMs = retryAfter;
-			delay = nextDelay(attempt, startedAt, Date.now(), policy, retryAfter);
+			delay = nextDelay(attempt, budgetFrom, Date.now(), policy, retryAfter);
 			attempts.retryAfterTooLong =
 				delay === undefined &&
 				retryAfter !== undefined &&
 				attempt + 1 < policy.maxAttempts &&
-				nextDelay(attempt, startedAt, Date.now(), policy) !== undefined;
+				nextDelay(attempt, budgetFrom, Date.now(), policy) !== undefined;
 		}
 		if (delay === undefined) {
 			if (response) return done();

@@ -7,8 +7,9 @@
  * have acted on it, i.e. a 429 (refused before processing) or a connection that was never
  * established; never after a 5xx, a dropped connection or a timeout once the request was sent.
  *
- * A request that timed out is not repeated, whatever the method: the timeout is the user's
- * bound on waiting for one answer, and repeating it would multiply that wait.
+ * A safe request (GET) that timed out is repeated like one answered 5xx, at most
+ * `MAX_TIMED_OUT_ATTEMPTS` times in all (each attempt is bounded by the timeout, so the wait is
+ * bounded too); a write that timed out is never repeated, since the service may have acted.
  */
 import { parseHttpDate } from '../helpers/dates';
 
@@ -72,6 +73,15 @@ export function isIdempotent(method: string): boolean {
 	return method.toUpperCase() !== 'POST' && method.toUpperCase() !== 'PATCH';
 }
 
+/** Attempts of a safe request that may time out before the node gives up. */
+export const MAX_TIMED_OUT_ATTEMPTS = 3;
+
+/** Methods that only read: repeating them can never act twice. */
+export function isSafe(method: string): boolean {
+	const m = method.toUpperCase();
+	return m === 'GET' || m === 'HEAD';
+}
+
 export function isRetryableStatus(status: number): boolean {
 	return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
@@ -85,6 +95,7 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
 	const kind = networkKind(outcome.code);
 	if (kind === 'never-sent') return true;
 	if (kind === 'broken') return isIdempotent(method);
+	if (kind === 'timeout') return isSafe(method);
 	return false;
 }
 

@@ -12,6 +12,8 @@ import {
 	parseId,
 	parseJsonObject,
 	parseWriteStatus,
+	payloadFromFields,
+	requirePayload,
 } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
@@ -19,13 +21,68 @@ import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './g
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
 	{
+		displayName: 'Payload Mode',
+		name: 'payloadMode',
+		type: 'options',
+		options: [
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Write the data as one JSON object, or map it from the previous node',
+			},
+			{
+				name: 'Fields',
+				value: 'fields',
+				description: 'Enter the data as name/value rows, without writing JSON',
+			},
+		],
+		default: 'json',
+		description: 'How to give the data the template is filled with',
+	},
+	{
 		displayName: 'Payload (JSON)',
 		name: 'payload',
 		type: 'json',
 		default: '{}',
 		description:
-			'The data to fill the template with: one JSON object (never a list) whose keys are the variables the template uses. Drag fields from the input panel into it, or build it with an expression.',
-		hint: 'One JSON object, e.g. {"customer": "Ada", "total": 42}',
+			'The data to fill the template with: one JSON object (never a list) whose keys are the variables the template uses',
+		hint: 'To send the previous node’s data as it is, use {{ $json }}; for one of its fields, {{ $json.invoice }}',
+		displayOptions: { show: { payloadMode: ['json'] } },
+	},
+	{
+		displayName: 'Payload Fields',
+		name: 'payloadFields',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Field',
+		default: {},
+		description: 'The data to fill the template with, one variable per row',
+		hint: 'A dotted name such as customer.name builds nested data: {"customer": {"name": …}}',
+		displayOptions: { show: { payloadMode: ['fields'] } },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Name',
+						name: 'key',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. customer.name',
+						description: 'The variable name the template uses; dots make nested objects',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. Ada Lovelace',
+						description: 'The value; an expression may give a number, a list or an object',
+					},
+				],
+			},
+		],
 	},
 	{
 		displayName: 'Status',
@@ -55,7 +112,7 @@ export const properties: INodeProperties[] = [
 		displayName: 'Download File',
 		name: 'download',
 		type: 'boolean',
-		default: false,
+		default: true,
 		description: 'Whether to put the generated file (PDF or image) into the output as binary data',
 		displayOptions: { show: { status: ['pending'], waitForCompletion: [true] } },
 	},
@@ -117,6 +174,16 @@ export function buildMeta(metaValue: unknown, filename: unknown): IDataObject | 
 	return Object.keys(meta).length ? meta : undefined;
 }
 
+/** The payload of one item, from the JSON field or the field rows; never empty. */
+export function readPayload(ctx: IExecuteFunctions, i: number): IDataObject {
+	const mode = ctx.getNodeParameter('payloadMode', i, 'json') === 'fields' ? 'fields' : 'json';
+	if (mode === 'fields') {
+		const rows = ctx.getNodeParameter('payloadFields.values', i, []) as unknown;
+		return requirePayload(payloadFromFields(rows), mode);
+	}
+	return requirePayload(parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload'), mode);
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -126,13 +193,12 @@ export async function execute(
 			this.getNodeParameter('templateId', i, undefined, { extractValue: true }),
 			'template',
 		);
-		const payload = parseJsonObject(this.getNodeParameter('payload', i, '{}'), 'payload');
+		const payload = readPayload(this, i);
 		const status = parseWriteStatus(this.getNodeParameter('status', i, 'pending'));
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
 		const meta = buildMeta(additional.meta, additional.filename);
 		const generation = status === 'pending' ? readGenerationOptions(this, i) : NO_WAIT;
-		const fields: IDataObject = { document_template_id: templateId, status };
-		if (payload) fields.payload = payload;
+		const fields: IDataObject = { document_template_id: templateId, status, payload };
 		if (meta) fields.meta = meta;
 		return {
 			send: async () => await createDocument(this, fields, { itemIndex: i }),

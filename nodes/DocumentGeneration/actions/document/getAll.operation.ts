@@ -36,6 +36,8 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
+			{ ...workspaceIdFilter },
+			{ ...templateIdsFilter },
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -48,7 +50,6 @@ export const properties: INodeProperties[] = [
 				default: 'success',
 				description: 'Only documents with this status',
 			},
-			{ ...templateIdsFilter },
 			{
 				displayName: 'Updated Since',
 				name: 'updatedSince',
@@ -56,7 +57,6 @@ export const properties: INodeProperties[] = [
 				default: '',
 				description: 'Only documents changed after this date and time (to the second)',
 			},
-			{ ...workspaceIdFilter },
 		],
 	},
 ];
