@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account/Account.resource';
 import * as document from './actions/document/Document.resource';
+import * as template from './actions/template/Template.resource';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from '../shared/methods';
 
@@ -38,11 +39,13 @@ export class DocumentGeneration implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Document', value: 'document' },
+					{ name: 'Template', value: 'template' },
 					{ name: 'Account', value: 'account' },
 				],
 				default: 'document',
 			},
 			...document.description,
+			...template.description,
 			...account.description,
 		],
 	};

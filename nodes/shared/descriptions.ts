@@ -65,6 +65,16 @@ export const templateIdLocator = uuidLocator({
 	searchListMethod: 'searchTemplates',
 });
 
+export const workspaceIdLocator = uuidLocator({
+	displayName: 'Workspace',
+	name: 'workspaceId',
+	what: 'workspace',
+	description:
+		'The workspace: pick it from the list (type part of its name to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+	placeholder: 'Select a workspace or search by name…',
+	searchListMethod: 'searchWorkspaces',
+});
+
 export const templateIdsFilter: INodeProperties = {
 	displayName: 'Template Names or IDs',
 	name: 'templateIds',

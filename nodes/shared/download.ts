@@ -7,7 +7,7 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
-import { downloadError, fetchFile, getDocumentCard } from './transport';
+import { downloadError, fetchFile, getDocumentCard, headerValue } from './transport';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
 export const FRESH_LINK_MS = 60_000;
@@ -71,11 +71,12 @@ export async function downloadToBinary(
 		}
 		const response = await fetchFile(ctx, url, { what, itemIndex });
 		if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
-			const filename = fileNameFor(current);
+			const contentType = headerValue(response.headers, 'content-type');
+			const filename = fileNameFor(current, contentType);
 			return await ctx.helpers.prepareBinaryData(
 				response.body,
 				filename,
-				mimeTypeFor(filename, current.output_type),
+				mimeTypeFor(filename, current.output_type, contentType),
 			);
 		}
 		// 403: the presigned link expired (or its clock disagrees): a fresh one, once.

@@ -10,6 +10,7 @@ const crypto = require('crypto');
 const http = require('http');
 const { createClock } = require('./clock');
 const { createStore, ValidationError } = require('./store');
+const { templateRoutes } = require('./templates');
 const {
 	createRandom,
 	shuffled,
@@ -265,15 +266,20 @@ async function startSandbox(userOptions = {}) {
 			},
 		],
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
+		...templateRoutes({ store, random, now: () => clock.now(), json, notFound, withBody }),
 	];
 
-	/** Parses the JSON body and hands its `document` value to fn, mapping errors to 400/422. */
-	function withDocumentBody(ctx, fn) {
+	/**
+	 * Parses the JSON body and hands its `key` value (e.g. `document`) to fn, mapping errors to
+	 * 400/422. The fields may also come without the wrapper (the service's own n8n node sends
+	 * a create so): a body with none of the wrapper but some of `fields` is taken as is.
+	 */
+	function withBody(ctx, key, fn, fields = []) {
 		const type = String(ctx.headers['content-type'] || '').toLowerCase();
 		let body;
 		if (ctx.rawBody.trim() === '') body = {};
 		else if (!type.includes('json'))
-			body = {}; // not parsed as JSON: the document key is missing
+			body = {}; // not parsed as JSON: the wrapper key is missing
 		else {
 			try {
 				body = JSON.parse(ctx.rawBody);
@@ -281,21 +287,21 @@ async function startSandbox(userOptions = {}) {
 				return json(400, { error: jsonErrorText(ctx.rawBody, e) });
 			}
 		}
-		if (
-			body === null ||
-			typeof body !== 'object' ||
-			Array.isArray(body) ||
-			body.document === undefined
-		) {
-			return unprocessable({ document: ['is missing'] });
-		}
+		if (body === null || typeof body !== 'object' || Array.isArray(body))
+			return unprocessable({ [key]: ['is missing'] });
+		let inner = body[key];
+		if (inner === undefined && fields.some((f) => f in body)) inner = body;
+		if (inner === undefined) return unprocessable({ [key]: ['is missing'] });
 		try {
-			return fn(body.document);
+			return fn(inner);
 		} catch (e) {
 			if (e instanceof ValidationError) return unprocessable(e.errors);
 			throw e;
 		}
 	}
+
+	const DOCUMENT_FIELDS = ['document_template_id', 'payload', 'meta', 'status'];
+	const withDocumentBody = (ctx, fn) => withBody(ctx, 'document', fn, DOCUMENT_FIELDS);
 
 	async function createSync(ctx) {
 		let rec = null;

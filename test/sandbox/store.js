@@ -5,6 +5,7 @@
 const crypto = require('crypto');
 const { uuidV4, isoTime, isoDay, amzDate, toMs } = require('./util');
 const { buildPdf, buildPng } = require('./pdf');
+const { newTemplate } = require('./templates');
 
 const DAY = 24 * 3600 * 1000;
 const FAILING_TEMPLATE = 'always-fails';
@@ -63,6 +64,19 @@ function parseOrNull(json) {
 	}
 }
 
+/** The file extension of a template's output: pdf, or the image format (png for "image"). */
+function extensionFor(outputType) {
+	if (outputType === 'jpg' || outputType === 'jpeg') return 'jpg';
+	if (outputType === 'webp') return 'webp';
+	if (outputType === 'png' || outputType === 'image') return 'png';
+	return 'pdf';
+}
+
+/** What a document says its output is: "pdf" or "image" (the service's two values). */
+function documentOutputType(templateOutputType) {
+	return extensionFor(templateOutputType) === 'pdf' ? 'pdf' : 'image';
+}
+
 function createStore({ options, random, scheduler, clock, baseUrl }) {
 	const now = () => clock.now();
 	const secret = random.bytes(32);
@@ -91,16 +105,18 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 		['contract', 1, 'pdf', null],
 		['badge', 1, 'image', null],
 	];
-	const templates = seedTemplates.map(([identifier, ws, outputType, folder], i) => ({
-		id: uuidV4(random),
-		identifier,
-		app_id: workspaces[ws].id,
-		output_type: outputType,
-		is_draft: false,
-		template_folder_identifier: folder,
-		created_at: start - (120 - i) * DAY,
-		updated_at: start - (30 - i) * DAY,
-	}));
+	const templates = seedTemplates.map(([identifier, ws, outputType, folder], i) =>
+		newTemplate({
+			random,
+			identifier,
+			app_id: workspaces[ws].id,
+			output_type: outputType,
+			is_draft: false,
+			template_folder_identifier: folder,
+			created_at: start - (120 - i) * DAY,
+			updated_at: start - (30 - i) * DAY,
+		}),
+	);
 	const templateById = (id) => templates.find((t) => t.id === id);
 
 	const account = {
@@ -139,7 +155,7 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	}
 
 	function filenameFor(rec, template) {
-		const ext = template.output_type === 'image' ? 'png' : 'pdf';
+		const ext = extensionFor(template.output_type);
 		const meta = parseOrNull(rec.meta);
 		const wanted =
 			meta && typeof meta === 'object' && typeof meta._filename === 'string'
@@ -280,7 +296,7 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 			updated_at: at,
 			document_template_id: template.id,
 			document_template_identifier: template.identifier,
-			output_type: template.output_type,
+			output_type: documentOutputType(template.output_type),
 			status: 'draft',
 			payload: payload === undefined ? '{}' : payload,
 			meta: meta === undefined ? null : meta,
@@ -319,7 +335,7 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 			rec.document_template_id = v.template.id;
 			rec.document_template_identifier = v.template.identifier;
 			rec.app_id = v.template.app_id;
-			rec.output_type = v.template.output_type;
+			rec.output_type = documentOutputType(v.template.output_type);
 		}
 		if (v.payload !== undefined) rec.payload = v.payload;
 		if (v.meta !== undefined) rec.meta = v.meta;
@@ -598,7 +614,7 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 		const f = inn.file;
 		if (!f.bytes) {
 			f.bytes =
-				f.outputType === 'image'
+				f.outputType !== 'pdf'
 					? buildPng(`${f.documentId}${JSON.stringify(f.payload)}`)
 					: buildPdf({ title: f.title, payload: f.payload, subtitle: `Document ${f.documentId}` });
 		}
@@ -637,4 +653,11 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	};
 }
 
-module.exports = { createStore, ValidationError, FAILING_CAUSE, QUOTA_CAUSE, mimeFor };
+module.exports = {
+	createStore,
+	ValidationError,
+	FAILING_CAUSE,
+	QUOTA_CAUSE,
+	mimeFor,
+	extensionFor,
+};

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import * as account from './account/Account.resource';
 import * as document from './document/Document.resource';
+import * as template from './template/Template.resource';
 
 type Operation = (
 	this: IExecuteFunctions,
@@ -17,6 +18,13 @@ const operations: Record<string, Record<string, Operation>> = {
 		update: document.update.execute,
 		delete: document.delete.execute,
 		download: document.download.execute,
+	},
+	template: {
+		create: template.create.execute,
+		get: template.get.execute,
+		getAll: template.getAll.execute,
+		update: template.update.execute,
+		delete: template.delete.execute,
 	},
 	account: { get: account.get.execute },
 };

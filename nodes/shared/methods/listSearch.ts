@@ -1,8 +1,8 @@
 /** The `list` modes of the resource locators (`templateId`, `documentId`). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listDocumentCards, listTemplateCards } from '../transport';
-import { documentLabel, templateLabel, templateMatches, uuidIn } from './labels';
+import { listDocumentCards, listTemplateCards, listWorkspaceCards } from '../transport';
+import { documentLabel, templateLabel, templateMatches, uuidIn, workspaceNames } from './labels';
 import { workspaceNamesOrNone } from './workspaces';
 
 /**
@@ -49,4 +49,21 @@ export async function searchDocuments(
 	const { cards, nextPage } = await listDocumentCards(this, { search }, page);
 	const results = cards.map((card) => ({ name: documentLabel(card), value: String(card.id) }));
 	return { results, paginationToken: nextPage ? String(nextPage) : undefined };
+}
+
+/** Workspaces by name (one or a few requests), narrowed here as the user types. */
+export async function searchWorkspaces(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const names = workspaceNames(await listWorkspaceCards(this));
+	const typed = (filter ?? '').trim().toLowerCase();
+	const pasted = uuidIn(typed);
+	const results = [...names]
+		.filter(([id, name]) =>
+			pasted ? id.toLowerCase() === pasted : !typed || name.toLowerCase().includes(typed),
+		)
+		.map(([id, name]) => ({ name, value: id }))
+		.sort((a, b) => a.name.localeCompare(b.name));
+	return { results };
 }

@@ -11,6 +11,7 @@ import {
 	documentCardEnvelope,
 	documentCardListEnvelope,
 	documentEnvelope,
+	syncEnvelope,
 } from './schemas';
 
 export const PAGE_SIZE = 24;
@@ -105,6 +106,30 @@ export async function createDocument(
 		documentEnvelope,
 	);
 	return answer.document as IDataObject;
+}
+
+/**
+ * Creates a document and lets the service hold the answer until it is generated
+ * (`POST /documents/sync`). The answer is a card (`document_card`; `document` is accepted too)
+ * that may still be generating when the service stops holding.
+ */
+export async function createDocumentSync(
+	ctx: TransportContext,
+	fields: IDataObject,
+	options: CallOptions = {},
+): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{
+			method: 'POST',
+			path: '/api/v1/documents/sync',
+			body: { document: fields },
+			what: 'create a document',
+			...options,
+		},
+		syncEnvelope,
+	);
+	return (answer.document_card ?? answer.document) as IDataObject;
 }
 
 export async function updateDocument(

@@ -21,6 +21,7 @@ import type { Outcome, RetryPolicy } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
 	MAX_TIMED_OUT_ATTEMPTS,
+	isIdempotent,
 	mayHaveActed,
 	networkKind,
 	nextDelay,
@@ -159,6 +160,22 @@ export function apiError(
 	return error;
 }
 
+/** Marks an error of a write whose outcome is unknown (sent, then no clear answer). */
+export function markOutcomeUnknown(error: NodeApiError): void {
+	error.context.outcomeUnknown = true;
+}
+
+/**
+ * Whether a write that failed with this error may have been carried out by the service: it
+ * was sent, and then the connection broke, timed out, or the service answered 5xx.
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+	return (
+		error instanceof NodeApiError &&
+		(error.context as { outcomeUnknown?: unknown }).outcomeUnknown === true
+	);
+}
+
 export interface Exchanged {
 	response: RawResponse;
 	/** Attempts made, time spent, and the last Retry-After, for error descriptions. */
@@ -262,7 +279,10 @@ export async function exchange(
 				attempts,
 				safeDetail(failure!.detail, secret),
 			);
-			throw apiError(ctx, text, secret, { itemIndex: request.itemIndex });
+			const error = apiError(ctx, text, secret, { itemIndex: request.itemIndex });
+			// A write cut off after it was sent: the service may or may not have acted on it.
+			if (!isIdempotent(method) && mayHaveActed(outcome)) markOutcomeUnknown(error);
+			throw error;
 		}
 		if (method !== 'GET' && mayHaveActed(outcome)) actedBefore = true;
 		ctx.logger?.debug?.(

@@ -10,7 +10,14 @@ import type { z } from 'zod';
 import type { TransportContext } from '../types';
 import { describeDownloadError, describeHttpError } from './errors';
 import type { ApiRequest, Query, RawResponse } from './exchange';
-import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S, apiError, exchange } from './exchange';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_TIMEOUT_MS,
+	MAX_TIMEOUT_S,
+	apiError,
+	exchange,
+	markOutcomeUnknown,
+} from './exchange';
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';
 
@@ -102,11 +109,14 @@ export async function apiRequestWithHeaders<T = unknown>(
 	}
 	if (response.statusCode >= 400) {
 		const text = describeHttpError(response.statusCode, response.body, what, attempts);
-		throw apiError(ctx, text, apiKey, {
+		const error = apiError(ctx, text, apiKey, {
 			itemIndex: request.itemIndex,
 			httpCode: String(response.statusCode),
 			body: response.body,
 		});
+		if (!isIdempotent(request.method) && (response.statusCode >= 500 || actedBefore))
+			markOutcomeUnknown(error);
+		throw error;
 	}
 	if (!schema) return { body: response.body as T, headers: response.headers };
 	let body = response.body;

@@ -27,6 +27,14 @@ export const documentSchema = z
 
 export const documentEnvelope = z.object({ document: documentSchema }).passthrough();
 export const documentCardEnvelope = z.object({ document_card: documentSchema }).passthrough();
+/** The answer of `documents/sync`: a card, or (tolerated) a document. */
+export const syncEnvelope = z
+	.object({ document_card: documentSchema.optional(), document: documentSchema.optional() })
+	.passthrough()
+	.refine((v) => v.document_card !== undefined || v.document !== undefined, {
+		message: 'Required',
+		path: ['document_card'],
+	});
 
 export const pageMetaSchema = z
 	.object({
@@ -56,6 +64,10 @@ export const templateCardListEnvelope = z
 		),
 		meta: pageMetaSchema.nullable().optional(),
 	})
+	.passthrough();
+
+export const templateEnvelope = z
+	.object({ document_template: z.object({ id: z.string() }).passthrough() })
 	.passthrough();
 
 export const workspaceCardListEnvelope = z

@@ -1,23 +1,101 @@
 /** The service's template and workspace calls, on top of `apiRequest`. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TransportContext } from '../types';
+import type { CallOptions, TransportContext } from '../types';
 import type { Query } from './exchange';
 import { apiRequest } from './request';
-import { templateCardListEnvelope, workspaceCardListEnvelope } from './schemas';
+import { templateCardListEnvelope, templateEnvelope, workspaceCardListEnvelope } from './schemas';
 
+/** Every template card (of one workspace when given), in one request (`page=all`). */
 export async function listTemplateCards(
 	ctx: TransportContext,
 	workspaceId?: string,
+	options: CallOptions = {},
 ): Promise<IDataObject[]> {
 	const query: Query = [['page', 'all']];
 	if (workspaceId) query.push(['q[workspace_id]', workspaceId]);
 	const answer = await apiRequest(
 		ctx,
-		{ method: 'GET', path: '/api/v1/document_template_cards', query, what: 'list templates' },
+		{
+			method: 'GET',
+			path: '/api/v1/document_template_cards',
+			query,
+			what: 'list templates',
+			...options,
+		},
 		templateCardListEnvelope,
 	);
 	return answer.document_template_cards as IDataObject[];
+}
+
+export async function getTemplate(
+	ctx: TransportContext,
+	id: string,
+	options: CallOptions = {},
+): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{
+			method: 'GET',
+			path: `/api/v1/document_templates/${id}`,
+			what: `get template ${id}`,
+			...options,
+		},
+		templateEnvelope,
+	);
+	return answer.document_template as IDataObject;
+}
+
+export async function createTemplate(
+	ctx: TransportContext,
+	fields: IDataObject,
+	options: CallOptions = {},
+): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{
+			method: 'POST',
+			path: '/api/v1/document_templates',
+			body: { document_template: fields },
+			what: 'create a template',
+			...options,
+		},
+		templateEnvelope,
+	);
+	return answer.document_template as IDataObject;
+}
+
+export async function updateTemplate(
+	ctx: TransportContext,
+	id: string,
+	fields: IDataObject,
+	options: CallOptions = {},
+): Promise<IDataObject> {
+	const answer = await apiRequest(
+		ctx,
+		{
+			method: 'PUT',
+			path: `/api/v1/document_templates/${id}`,
+			body: { document_template: fields },
+			what: `update template ${id}`,
+			...options,
+		},
+		templateEnvelope,
+	);
+	return answer.document_template as IDataObject;
+}
+
+export async function deleteTemplate(
+	ctx: TransportContext,
+	id: string,
+	options: CallOptions = {},
+): Promise<void> {
+	await apiRequest(ctx, {
+		method: 'DELETE',
+		path: `/api/v1/document_templates/${id}`,
+		what: `delete template ${id}`,
+		...options,
+	});
 }
 
 export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataObject[]> {

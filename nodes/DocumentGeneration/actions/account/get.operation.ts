@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { withoutSecrets } from '../../../shared/helpers/document';
 import { paired, runPerItem } from '../../../shared/helpers/items';
 import { getAccount } from '../../../shared/transport';
 
@@ -14,10 +15,8 @@ export async function execute(
 		items,
 		(i) => i,
 		async (_, i) => {
-			const account = await getAccount(this, { itemIndex: i });
-			// A secret has no place in execution data.
-			delete account.auth_token;
-			return paired(account, i);
+			// A secret (the API token) has no place in execution data.
+			return paired(withoutSecrets(await getAccount(this, { itemIndex: i })), i);
 		},
 	);
 }

@@ -17,6 +17,7 @@ import {
 } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
+import { createSync } from './sync';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -133,6 +134,15 @@ export const properties: INodeProperties[] = [
 				description: 'Name of the generated file (stored as meta._filename)',
 			},
 			{
+				displayName: 'PDF Password',
+				name: 'password',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description:
+					'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
+			},
+			{
 				displayName: 'Meta (JSON)',
 				name: 'meta',
 				type: 'json',
@@ -167,10 +177,15 @@ export function readFilename(value: unknown): string | undefined {
  * Meta from the meta field plus the file name (stored as `_filename`; the other meta keys
  * are kept), as one object, or undefined when both are empty.
  */
-export function buildMeta(metaValue: unknown, filename: unknown): IDataObject | undefined {
+export function buildMeta(
+	metaValue: unknown,
+	filename: unknown,
+	password?: unknown,
+): IDataObject | undefined {
 	const meta = { ...(parseJsonObject(metaValue, 'meta') ?? {}) };
 	const name = readFilename(filename);
 	if (name) meta._filename = name;
+	if (typeof password === 'string' && password !== '') meta._password = password;
 	return Object.keys(meta).length ? meta : undefined;
 }
 
@@ -196,12 +211,13 @@ export async function execute(
 		const payload = readPayload(this, i);
 		const status = parseWriteStatus(this.getNodeParameter('status', i, 'pending'));
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-		const meta = buildMeta(additional.meta, additional.filename);
+		const meta = buildMeta(additional.meta, additional.filename, additional.password);
 		const generation = status === 'pending' ? readGenerationOptions(this, i) : NO_WAIT;
 		const fields: IDataObject = { document_template_id: templateId, status, payload };
 		if (meta) fields.meta = meta;
 		return {
 			send: async () => await createDocument(this, fields, { itemIndex: i }),
+			sendSync: async () => await createSync(this, fields, i, generation.timeoutSeconds),
 			generates: status === 'pending',
 			templateId,
 			...generation,

@@ -12,7 +12,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { normalizeDocument } from '../../../shared/helpers/document';
+import { isFinished, normalizeDocument } from '../../../shared/helpers/document';
 import type { ItemError } from '../../../shared/helpers/items';
 import {
 	CONCURRENCY,
@@ -23,6 +23,7 @@ import {
 } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
+import { SYNC_MAX_ITEMS } from './sync';
 import type { WaitTarget } from './wait';
 import { waitForDocuments } from './wait';
 
@@ -55,6 +56,11 @@ export interface GenerationOptions {
 export interface GenerationRequest extends GenerationOptions {
 	/** Sends the write for this item and returns the API document. */
 	send: () => Promise<IDataObject>;
+	/**
+	 * Sends the write so that the service answers once the file is ready (one round trip);
+	 * used instead of `send` when the node runs for a single item and waits.
+	 */
+	sendSync?: () => Promise<IDataObject>;
 	/** Whether the write starts a generation (status pending). */
 	generates: boolean;
 	templateId?: string;
@@ -114,13 +120,17 @@ export async function runGenerations(
 	}
 	throwFirstError();
 
-	// 2. Send the writes, a few at a time.
+	// 2. Send the writes, a few at a time; a single waited-for item in one round trip.
 	const documents = new Map<number, IDataObject>();
+	const answeredAt = new Map<number, number>();
 	const startedAt = Date.now();
+	const sync = requests.size <= SYNC_MAX_ITEMS;
 	await mapConcurrent([...requests], CONCURRENCY, async ([i, request]) => {
 		if (stop.signal.aborted) return;
 		try {
-			documents.set(i, await request.send());
+			const viaSync = sync && request.sendSync && request.wait && request.generates;
+			documents.set(i, viaSync ? await request.sendSync!() : await request.send());
+			answeredAt.set(i, Date.now());
 		} catch (error) {
 			fail(i, error);
 		}
@@ -143,6 +153,10 @@ export async function runGenerations(
 			templateId: (document.document_template_id as string | undefined) ?? request.templateId,
 			deadline: startedAt + request.timeoutSeconds * 1000,
 			timeoutSeconds: request.timeoutSeconds,
+			// A sync create may answer with the finished card: no poll is needed then.
+			known: isFinished(document.status)
+				? { card: document, fetchedAt: answeredAt.get(i) ?? Date.now() }
+				: undefined,
 		});
 	}
 	if (targets.length) {

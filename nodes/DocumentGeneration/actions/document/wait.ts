@@ -34,6 +34,8 @@ export interface WaitTarget {
 	/** Host clock deadline (ms). */
 	deadline: number;
 	timeoutSeconds: number;
+	/** A card already in hand for this document (e.g. the answer of a sync create). */
+	known?: { card: IDataObject; fetchedAt: number };
 }
 
 export type WaitResult = { card: IDataObject; fetchedAt: number } | { error: ItemError };
@@ -165,6 +167,8 @@ export async function waitForDocuments(
 		}
 		return true;
 	};
+	for (const target of targets) if (target.known) settle(target.known.card, target.known.fetchedAt);
+
 	const expire = (now: number) => {
 		for (const [id, entry] of [...watched]) {
 			const left = entry.targets.filter((target) => {

@@ -1,0 +1,86 @@
+/**
+ * One document in one round trip: `POST /documents/sync` lets the service answer once the
+ * file is ready. It may answer while the document is still generating (the caller then waits
+ * the normal way), or the request may time out or break after it was sent: then the outcome
+ * is unknown, and the document is looked for instead of being created a second time.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { sameJson } from '../../../shared/helpers/document';
+import { asItemError } from '../../../shared/helpers/items';
+import { parseJsonLoose } from '../../../shared/helpers/parse';
+import { timeOf } from '../../../shared/helpers/dates';
+import {
+	createDocumentSync,
+	isOutcomeUnknown,
+	listDocumentCards,
+	pause,
+} from '../../../shared/transport';
+
+/**
+ * Up to this many items a create that waits goes through `documents/sync`. Measured on the
+ * sandbox (README, Benchmarks): for one item sync saves the polls and finishes with the
+ * generation; for more, the overlapped create-then-wait path is as fast in fewer requests
+ * held open, so batches keep it.
+ */
+export const SYNC_MAX_ITEMS = 1;
+
+/** How long a sync create may hold the request (the service holds it for up to ~30 s). */
+export const SYNC_TIMEOUT_MS = 45_000;
+
+/** Clock difference between this host and the service that the search tolerates. */
+const SKEW_MS = 120_000;
+
+/**
+ * The document a create with these fields made, sent at `sentAt` (host time): the one recent
+ * card of that template with the same meta. Undefined when there is none or more than one.
+ */
+async function findCreated(
+	ctx: IExecuteFunctions,
+	fields: IDataObject,
+	sentAt: number,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const templateId = String(fields.document_template_id);
+	const meta = fields.meta ?? null;
+	for (let attempt = 0; attempt < 2; attempt++) {
+		if (attempt) await pause(1000);
+		const page = await listDocumentCards(
+			ctx,
+			{ templateIds: [templateId], updatedSince: Math.floor((sentAt - SKEW_MS) / 1000) },
+			1,
+			{ itemIndex },
+		);
+		const candidates = page.cards.filter((card) => {
+			const created = timeOf(card.created_at);
+			if (created !== undefined && created < sentAt - SKEW_MS) return false;
+			if (String(card.document_template_id).toLowerCase() !== templateId) return false;
+			return sameJson(parseJsonLoose(card.meta ?? null) ?? null, meta);
+		});
+		if (candidates.length === 1) return candidates[0];
+		if (candidates.length > 1) return undefined;
+	}
+	return undefined;
+}
+
+/** Creates one document with `documents/sync`; see the file's comment for the fallbacks. */
+export async function createSync(
+	ctx: IExecuteFunctions,
+	fields: IDataObject,
+	itemIndex: number,
+	timeoutSeconds: number,
+): Promise<IDataObject> {
+	const sentAt = Date.now();
+	try {
+		return await createDocumentSync(ctx, fields, {
+			itemIndex,
+			timeoutMs: Math.min(timeoutSeconds * 1000, SYNC_TIMEOUT_MS),
+		});
+	} catch (error) {
+		const found = isOutcomeUnknown(error)
+			? await findCreated(ctx, fields, sentAt, itemIndex).catch(() => undefined)
+			: undefined;
+		if (found) return found;
+		throw asItemError(ctx, error, itemIndex);
+	}
+}

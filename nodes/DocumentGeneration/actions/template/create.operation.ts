@@ -1,0 +1,41 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { workspaceIdLocator } from '../../../shared/descriptions';
+import { withoutSecrets } from '../../../shared/helpers/document';
+import { paired, runPerItem } from '../../../shared/helpers/items';
+import { InputError } from '../../../shared/helpers/parse';
+import { createTemplate } from '../../../shared/transport';
+import { readTemplateFields, readWorkspaceId, templateFields } from './fields';
+
+export const properties: INodeProperties[] = [
+	{ ...workspaceIdLocator, description: 'The workspace to create the template in' },
+	templateFields('Template Fields'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['create'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		items,
+		(i) => {
+			const workspaceId = readWorkspaceId(this, i);
+			const fields = readTemplateFields(this, i);
+			if (fields.identifier === undefined)
+				throw new InputError(
+					'The new template has no name',
+					'Add Template Fields → Name, e.g. "invoice"',
+				);
+			return { app_id: workspaceId, ...fields };
+		},
+		async (fields, i) =>
+			paired(withoutSecrets(await createTemplate(this, fields, { itemIndex: i })), i),
+	);
+}

@@ -1,0 +1,35 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { templateIdLocator } from '../../../shared/descriptions';
+import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { deleteTemplate } from '../../../shared/transport';
+import { readTemplateId } from './fields';
+
+export const properties: INodeProperties[] = [
+	{
+		...templateIdLocator,
+		description: 'The template to delete: pick it from the list, or enter its ID',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['delete'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		items,
+		(i) => readTemplateId(this, i),
+		async (id, i) => {
+			await deleteTemplate(this, id, { itemIndex: i });
+			return paired({ deleted: true, id }, i);
+		},
+		CONCURRENCY,
+	);
+}

@@ -1,0 +1,114 @@
+/**
+ * The Template Fields collection of create and update, and reading it into the service's
+ * field names: identifier, body_draft, scss_style_draft, sample_data_draft, output_type.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InputError, parseId, parseJsonObject, preview } from '../../../shared/helpers/parse';
+
+export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
+
+export const templateFields = (displayName: string): INodeProperties => ({
+	displayName,
+	name: 'templateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options: [
+		{
+			displayName: 'Body (HTML)',
+			name: 'body',
+			type: 'string',
+			typeOptions: { rows: 8 },
+			default: '',
+			placeholder: 'e.g. <h1>Invoice {{ number }}</h1>',
+			description: 'The HTML of the template, with Liquid variables such as {{ customer.name }}',
+		},
+		{
+			displayName: 'Name',
+			name: 'identifier',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. invoice',
+			description: 'The name of the template, as the dashboard and the lists show it',
+		},
+		{
+			displayName: 'Output Type',
+			name: 'outputType',
+			type: 'options',
+			options: [
+				{ name: 'PDF', value: 'pdf' },
+				{ name: 'PNG Image', value: 'png' },
+				{ name: 'JPG Image', value: 'jpg' },
+				{ name: 'WebP Image', value: 'webp' },
+			],
+			default: 'pdf',
+			description: 'What documents of this template are: a PDF, or an image',
+		},
+		{
+			displayName: 'Sample Data (JSON)',
+			name: 'sampleData',
+			type: 'json',
+			default: '{}',
+			description: 'Example data for the preview in the dashboard, as one JSON object',
+		},
+		{
+			displayName: 'Styles (SCSS)',
+			name: 'styles',
+			type: 'string',
+			typeOptions: { rows: 6 },
+			default: '',
+			placeholder: 'e.g. h1 { color: #333; }',
+			description: 'The styles of the template, in SCSS or CSS',
+		},
+	],
+});
+
+/**
+ * The fields the user gave, under the service's names; fields left out are not sent (an
+ * empty text is sent: it clears the field). Checked: the sample data must be one object,
+ * the output type one the service knows.
+ */
+export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObject {
+	const raw = ctx.getNodeParameter('templateFields', i, {}) as IDataObject;
+	const fields: IDataObject = {};
+	if (raw.identifier !== undefined) {
+		const name = String(raw.identifier).trim();
+		if (name === '')
+			throw new InputError(
+				'The template name is empty',
+				'Enter a name such as "invoice" under Template Fields → Name, or remove the field',
+			);
+		fields.identifier = name;
+	}
+	if (raw.body !== undefined) fields.body_draft = String(raw.body);
+	if (raw.styles !== undefined) fields.scss_style_draft = String(raw.styles);
+	if (raw.sampleData !== undefined) {
+		fields.sample_data_draft = parseJsonObject(raw.sampleData, 'sample data') ?? {};
+	}
+	if (raw.outputType !== undefined) {
+		if (!OUTPUT_TYPES.includes(String(raw.outputType)))
+			throw new InputError(
+				`The output type "${preview(raw.outputType)}" is not one the service knows`,
+				'Choose PDF, PNG, JPG or WebP under Template Fields → Output Type',
+			);
+		fields.output_type = String(raw.outputType);
+	}
+	return fields;
+}
+
+/** The template ID parameter (resource locator or plain text), checked. */
+export function readTemplateId(ctx: IExecuteFunctions, i: number): string {
+	return parseId(
+		ctx.getNodeParameter('templateId', i, undefined, { extractValue: true }),
+		'template',
+	);
+}
+
+/** The workspace ID parameter (resource locator or plain text), checked. */
+export function readWorkspaceId(ctx: IExecuteFunctions, i: number): string {
+	return parseId(
+		ctx.getNodeParameter('workspaceId', i, undefined, { extractValue: true }),
+		'workspace',
+	);
+}

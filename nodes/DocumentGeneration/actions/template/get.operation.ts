@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { templateIdLocator } from '../../../shared/descriptions';
+import { withoutSecrets } from '../../../shared/helpers/document';
+import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { getTemplate } from '../../../shared/transport';
+import { readTemplateId } from './fields';
+
+export const properties: INodeProperties[] = [
+	{
+		...templateIdLocator,
+		description: 'The template to get: pick it from the list, or enter its ID',
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['get'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		items,
+		(i) => readTemplateId(this, i),
+		async (id, i) => paired(withoutSecrets(await getTemplate(this, id, { itemIndex: i })), i),
+		CONCURRENCY,
+	);
+}

@@ -1,0 +1,63 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { workspaceIdLocator } from '../../../shared/descriptions';
+import { withoutSecrets } from '../../../shared/helpers/document';
+import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { parsePositiveInteger } from '../../../shared/helpers/parse';
+import { listTemplateCards } from '../../../shared/transport';
+import { readWorkspaceId } from './fields';
+
+export const properties: INodeProperties[] = [
+	{ ...workspaceIdLocator, description: 'The workspace whose templates to list' },
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['getAll'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		items,
+		(i) => {
+			const workspaceId = readWorkspaceId(this, i);
+			const returnAll = this.getNodeParameter('returnAll', i, false) === true;
+			const limit = returnAll
+				? undefined
+				: parsePositiveInteger(
+						this.getNodeParameter('limit', i, 50),
+						'limit',
+						'Set Limit to a whole number such as 50, or turn on Return All',
+					);
+			return { workspaceId, limit };
+		},
+		async ({ workspaceId, limit }, i) => {
+			const cards = (await listTemplateCards(this, workspaceId, { itemIndex: i }))
+				// Defensive: a service that ignored q[workspace_id] must not widen the list.
+				.filter((t) => !t.app_id || String(t.app_id).toLowerCase() === workspaceId);
+			return paired(withoutSecrets(limit === undefined ? cards : cards.slice(0, limit)), i);
+		},
+		CONCURRENCY,
+	);
+}

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { templateIdLocator } from '../../../shared/descriptions';
+import { withoutSecrets } from '../../../shared/helpers/document';
+import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { InputError } from '../../../shared/helpers/parse';
+import { updateTemplate } from '../../../shared/transport';
+import { readTemplateFields, readTemplateId, templateFields } from './fields';
+
+export const properties: INodeProperties[] = [
+	{
+		...templateIdLocator,
+		description: 'The template to change: pick it from the list, or enter its ID',
+	},
+	templateFields('Update Fields'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['update'] } },
+	properties,
+);
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await runPerItem(
+		this,
+		items,
+		(i) => {
+			const id = readTemplateId(this, i);
+			const fields = readTemplateFields(this, i);
+			if (!Object.keys(fields).length)
+				throw new InputError(
+					'Nothing to update: no field is given',
+					'Add at least one field under Update Fields (Name, Body, Styles, Sample Data or Output Type)',
+				);
+			return { id, fields };
+		},
+		async ({ id, fields }, i) =>
+			paired(withoutSecrets(await updateTemplate(this, id, fields, { itemIndex: i })), i),
+		CONCURRENCY,
+	);
+}

@@ -1,0 +1,145 @@
+'use strict';
+// Templates of the sandbox: the full record as the service keeps it (with an auth_token, as
+// the service has, which clients must never output), and the document_templates routes.
+
+const { uuidV4, isoTime } = require('./util');
+
+const OUTPUT_TYPES = ['pdf', 'image', 'png', 'jpg', 'webp'];
+
+/** A template record; times are ms numbers. Drafts start equal to the published fields. */
+function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest }) {
+	const body = rest.body ?? `<h1>${identifier}</h1>`;
+	const scss = rest.scss_style ?? 'body { font-family: Helvetica; }';
+	const sample = rest.sample_data ?? '{}';
+	return {
+		id: uuidV4(random),
+		identifier,
+		app_id,
+		output_type,
+		is_draft: rest.is_draft ?? true,
+		template_folder_identifier: rest.template_folder_identifier ?? null,
+		template_folder_id: rest.template_folder_identifier ? uuidV4(random) : null,
+		body,
+		body_draft: body,
+		scss_style: scss,
+		scss_style_draft: scss,
+		sample_data: sample,
+		sample_data_draft: sample,
+		settings: '{}',
+		settings_draft: '{}',
+		edition_mode: 'code',
+		pdf_engine_name: 'v4',
+		auth_token: random.bytes(16).toString('hex'),
+		created_at: rest.created_at,
+		updated_at: rest.updated_at ?? rest.created_at,
+	};
+}
+
+/** The full record, as GET /document_templates/:id answers it (auth_token included). */
+function asTemplate(t) {
+	return { ...t, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
+}
+
+/** Checks a create/update body's fields; returns the changes or throws ValidationError. */
+function templateChanges(body, creating, { workspaces, ValidationError }) {
+	const errors = {};
+	const add = (k, m) => (errors[k] = errors[k] || []).push(m);
+	if (body === null || typeof body !== 'object' || Array.isArray(body))
+		throw new ValidationError({ document_template: ['is missing'] });
+	const out = {};
+	if (body.identifier !== undefined || creating) {
+		if (typeof body.identifier !== 'string' || body.identifier.trim() === '')
+			add('identifier', "can't be blank");
+		else out.identifier = body.identifier.trim();
+	}
+	if (body.app_id !== undefined || creating) {
+		if (!workspaces.some((w) => w.id === body.app_id)) add('app', 'must exist');
+		else out.app_id = body.app_id;
+	}
+	for (const key of ['body_draft', 'scss_style_draft']) {
+		if (body[key] === undefined) continue;
+		if (typeof body[key] !== 'string') add(key, 'must be a text');
+		else out[key] = body[key];
+	}
+	for (const key of ['sample_data_draft', 'settings_draft']) {
+		if (body[key] === undefined) continue;
+		const value = body[key];
+		if (value !== null && typeof value === 'object' && !Array.isArray(value))
+			out[key] = JSON.stringify(value);
+		else if (typeof value === 'string') {
+			try {
+				JSON.parse(value);
+				out[key] = value;
+			} catch {
+				add(key, 'must be valid JSON');
+			}
+		} else add(key, 'must be a JSON object');
+	}
+	if (body.output_type !== undefined) {
+		if (!OUTPUT_TYPES.includes(body.output_type)) add('output_type', 'is not included in the list');
+		else out.output_type = body.output_type;
+	}
+	if (Object.keys(errors).length) throw new ValidationError(errors);
+	return out;
+}
+
+/**
+ * The document_templates routes: [methods, pattern, handler(ctx, id)]. `deps` gives the store,
+ * the clock, the random source and the response helpers of the sandbox.
+ */
+function templateRoutes({ store, random, now, json, notFound, withBody }) {
+	const deps = { workspaces: store.workspaces, ValidationError: store.ValidationError };
+	return [
+		[
+			'GET',
+			/^\/api\/v1\/document_templates\/([^/]+)$/,
+			(ctx, id) => {
+				const t = store.templateById(id);
+				return t ? json(200, { document_template: asTemplate(t) }) : notFound('DocumentTemplate', id);
+			},
+		],
+		[
+			'POST',
+			/^\/api\/v1\/document_templates$/,
+			(ctx) =>
+				withBody(ctx, 'document_template', (body) => {
+					const changes = templateChanges(body, true, deps);
+					const at = now();
+					const t = newTemplate({
+						random,
+						identifier: changes.identifier,
+						app_id: changes.app_id,
+						output_type: changes.output_type ?? 'pdf',
+						created_at: at,
+					});
+					Object.assign(t, changes);
+					store.templates.push(t);
+					return json(201, { document_template: asTemplate(t) });
+				}),
+		],
+		[
+			['PUT', 'PATCH'],
+			/^\/api\/v1\/document_templates\/([^/]+)$/,
+			(ctx, id) => {
+				const t = store.templateById(id);
+				if (!t) return notFound('DocumentTemplate', id);
+				return withBody(ctx, 'document_template', (body) => {
+					Object.assign(t, templateChanges(body, false, deps), { updated_at: now() });
+					return json(200, { document_template: asTemplate(t) });
+				});
+			},
+		],
+		[
+			'DELETE',
+			/^\/api\/v1\/document_templates\/([^/]+)$/,
+			(ctx, id) => {
+				const index = store.templates.findIndex((t) => t.id === id);
+				if (index < 0) return notFound('DocumentTemplate', id);
+				store.templates.splice(index, 1);
+				return { status: 204, headers: {}, body: '' };
+			},
+		],
+	];
+}
+
+module.exports = { newTemplate, asTemplate, templateRoutes, OUTPUT_TYPES };
