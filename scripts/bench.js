@@ -19,7 +19,7 @@ const PENDING_MS = 100;
 const GENERATING_MS = 1400;
 const TARGET_SECONDS = 4;
 const TARGET_REQUESTS = 3;
-const KINDS = ['create', 'poll (list)', 'poll (get)', 'file', 'other'];
+const KINDS = ['create', 'create (sync)', 'poll (list)', 'poll (get)', 'file', 'other'];
 
 function countKinds(requests) {
 	const counts = Object.fromEntries(KINDS.map((k) => [k, 0]));

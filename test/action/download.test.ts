@@ -198,13 +198,12 @@ describe('create with download', () => {
 		...extra,
 	});
 
-	test('each file is fetched with the link of the poll that saw it finished: create, poll, file', async () => {
+	test('one item: the file is fetched with the link of the sync answer: two requests in all', async () => {
 		const result = await run(sb, create({ binaryPropertyName: 'pdf' }), [{ n: 1 }]);
 		expect(result.error).toBeUndefined();
-		const id = String(result.items[0].json.id);
 		expect(
 			sb.requests.map((r) => (r.path.startsWith('/files/') ? 'file' : `${r.method} ${r.path}`)),
-		).toEqual(['POST /api/v1/documents', `GET /api/v1/document_cards/${id}`, 'file']);
+		).toEqual(['POST /api/v1/documents/sync', 'file']);
 		expect(fileRequests(sb)[0].authorization).toBeUndefined();
 		expect(result.items[0].binary?.pdf).toMatchObject({
 			fileName: 'doc-1.pdf',
@@ -241,7 +240,7 @@ describe('create with download', () => {
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => (r.path.startsWith('/files/') ? `file ${r.status}` : r.method)),
-		).toEqual(['POST', 'GET', 'file 403', 'GET', 'file 200']);
+		).toEqual(['POST', 'file 403', 'GET', 'file 200']);
 		expect(result.items[0].binary?.data?.fileName).toBe('doc-1.pdf');
 	});
 

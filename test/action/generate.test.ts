@@ -56,9 +56,11 @@ describe('fast generations', () => {
 			mimeType: 'application/pdf',
 			fileName: json.filename,
 		});
-		// One create, then polls of that one document by id (a list would not be cheaper).
-		expect(creates(sb)).toHaveLength(1);
-		expect(cardRequests(sb, String(json.id)).length).toBeGreaterThanOrEqual(1);
+		// One item: one sync create that answers once the file is ready, then the file.
+		expect(creates(sb)).toHaveLength(0);
+		expect(sb.requests.map((r) => `${r.method} ${r.path.replace(/^\/files\/.*/, 'file')}`)).toEqual(
+			['POST /api/v1/documents/sync', 'GET file'],
+		);
 		expect(listRequests(sb)).toHaveLength(0);
 		expect(sb.documents.get(String(json.id))!.status).toBe('success');
 	});

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
 import { useSandbox } from '../harness/use-sandbox';
-import { CONTINUE, byId, cardRequests, pairs, run, templateId } from './helpers';
+import { CONTINUE, byId, pairs, run, templateId } from './helpers';
 
 /** Resolves once the sandbox has seen `n` requests matching `filter` (polls every 10 ms). */
 async function seen(
@@ -69,19 +69,36 @@ describe('documents that do not finish', () => {
 		expect(errorItem?.json.error).toContain(deleted);
 	}, 20_000);
 
+	test('one item: the sync create gives up at the wait timeout; the document is found, not created twice', async () => {
+		const result = await run(sb, create({ options: { waitTimeout: 2 } }));
+		expect(sb.documents.size).toBe(1);
+		const [id] = [...sb.documents.keys()];
+		expect(result.error!.message).toBe(`Document ${id} was still pending after waiting 2 s`);
+		expect(sb.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+	}, 20_000);
+
 	test('timeout: the item fails naming the document and how to fetch it later; polls back off meanwhile', async () => {
 		const started = Date.now();
-		const result = await run(sb, create({ options: { waitTimeout: 4 } }));
+		// Nine items: a batch waits by polling (up to 8 go through documents/sync).
+		const result = await run(
+			sb,
+			create({ options: { waitTimeout: 4 } }),
+			Array.from({ length: 9 }, () => ({})),
+		);
 		const seconds = (Date.now() - started) / 1000;
-		const [id] = [...sb.documents.keys()];
+		const id = /Document (\S+) was/.exec(String(result.error?.message))?.[1] ?? '';
 		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
 		expect(result.error!.message).toBe(`Document ${id} was still pending after waiting 4 s`);
 		expect(result.error!.description).toContain(`Get or Download operation (Document ID ${id})`);
 		expect(result.error!.description).toMatch(/Wait Timeout/);
 		expect(seconds).toBeGreaterThanOrEqual(4);
 
-		// Polls by id at about 1, 2 and 3.5 s, and a last look at the deadline (4 s).
-		const polls = cardRequests(sb, id).map((r) => r.at);
+		// Poll rounds (by id or one list for both) at about 1, 2 and 3.5 s, and a last look at
+		// the deadline (4 s).
+		const polls = sb.requests
+			.filter((r) => r.method === 'GET')
+			.map((r) => r.at)
+			.filter((at, i, all) => i === 0 || at - all[i - 1] > 200);
 		expect(polls).toHaveLength(4);
 		const gaps = polls.slice(1).map((at, i) => at - polls[i]);
 		expect(gaps[0]).toBeGreaterThanOrEqual(900);

@@ -411,9 +411,13 @@ describe('validation and error shapes', () => {
 			expect(r.headers['content-type']).toBe(JSON_TYPE);
 			expect(parse(ErrorHash, r.json).errors).toEqual(errors);
 		}
-		const missing = await call(sb, 'POST', '/api/v1/documents', { body: { payload: {} } });
+		const missing = await call(sb, 'POST', '/api/v1/documents', { body: { other: {} } });
 		expect(missing.status).toBe(422);
 		expect(Object.keys(parse(ErrorHash, missing.json).errors)).toEqual(['document']);
+		// The fields without the wrapper are taken as the document (the service's own n8n node
+		// sends them so): here the template is missing.
+		const unwrapped = await call(sb, 'POST', '/api/v1/documents', { body: { payload: {} } });
+		expect(parse(ErrorHash, unwrapped.json).errors).toEqual({ document_template: ['must exist'] });
 		const listStatus = await call(sb, 'GET', '/api/v1/document_cards?q[status]=pending');
 		expect(listStatus.status).toBe(422);
 		parse(ErrorHash, listStatus.json);

@@ -139,7 +139,7 @@ describe('contract: action node parameters', () => {
 		const resource = one(action, {}, 'resource');
 		expect(resource.type).toBe('options');
 		expect(resource.default).toBe('document');
-		expect(optionValues(resource)).toEqual(['account', 'document']);
+		expect(optionValues(resource)).toEqual(['account', 'document', 'template']);
 
 		const documentOps = one(action, { resource: 'document' }, 'operation');
 		expect(documentOps.type).toBe('options');

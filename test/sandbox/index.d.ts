@@ -31,6 +31,8 @@ export interface SandboxOptions {
 	availableDocuments?: number;
 	/** makes ids and randomness deterministic */
 	seed?: number;
+	/** how long documents/sync holds the request before answering with the document as it is; default 30000 */
+	syncLimitMs?: number;
 }
 
 export interface LoggedRequest {

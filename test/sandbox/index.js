@@ -41,6 +41,7 @@ const DEFAULT_OPTIONS = {
 	clock: 'real',
 	startTime: undefined,
 	availableDocuments: 1000,
+	syncLimitMs: 30000,
 	seed: undefined,
 };
 

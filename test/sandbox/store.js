@@ -384,7 +384,9 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 				resolve(r);
 			};
 			set.add(done);
-			handle = scheduler.schedule(now() + SYNC_LIMIT_MS, () => done(documents.get(rec.id) || null));
+			handle = scheduler.schedule(now() + (options.syncLimitMs ?? SYNC_LIMIT_MS), () =>
+				done(documents.get(rec.id) || null),
+			);
 		});
 	}
 

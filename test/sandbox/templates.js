@@ -95,7 +95,9 @@ function templateRoutes({ store, random, now, json, notFound, withBody }) {
 			/^\/api\/v1\/document_templates\/([^/]+)$/,
 			(ctx, id) => {
 				const t = store.templateById(id);
-				return t ? json(200, { document_template: asTemplate(t) }) : notFound('DocumentTemplate', id);
+				return t
+					? json(200, { document_template: asTemplate(t) })
+					: notFound('DocumentTemplate', id);
 			},
 		],
 		[

@@ -19,9 +19,12 @@ import {
 
 /**
  * Up to this many items a create that waits goes through `documents/sync`. Measured on the
- * sandbox (README, Benchmarks): for one item sync saves the polls and finishes with the
- * generation; for more, the overlapped create-then-wait path is as fast in fewer requests
- * held open, so batches keep it.
+ * sandbox (README, Benchmarks; generation 1.5 s): one item takes 1.53 s in 2 requests (was
+ * 2.08 s in 3). Up to the node's concurrency (8) sync would also win (2–8 items: 1.54–1.58 s,
+ * 2 requests each, against 2.08 s and 2.5–3), and past it it loses (waves of 1.5 s; 40 items
+ * take 2.43 s in 2.10 requests each with create-then-wait). It stays at one item: the sync
+ * endpoint's holding time is only "likely" known, and one held request per run is the least
+ * exposure to it.
  */
 export const SYNC_MAX_ITEMS = 1;
 
