@@ -43,7 +43,8 @@ function cleanUserFolder() {
 function requestKind(request) {
 	if (request.path.startsWith('/files/')) return 'file';
 	if (request.method === 'POST' && request.path === '/api/v1/documents') return 'create';
-	if (request.method === 'POST' && request.path === '/api/v1/documents/sync') return 'create (sync)';
+	if (request.method === 'POST' && request.path === '/api/v1/documents/sync')
+		return 'create (sync)';
 	if (request.method === 'GET' && request.path === '/api/v1/document_cards') return 'poll (list)';
 	if (request.method === 'GET' && request.path.startsWith('/api/v1/document_cards/'))
 		return 'poll (get)';
