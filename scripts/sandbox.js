@@ -74,6 +74,9 @@ async function main() {
 			return `  ${t.id}  ${t.identifier.padEnd(13)} ${t.output_type.padEnd(6)} (${ws ? ws.identifier : t.app_id})`;
 		}),
 		'',
+		'Webhooks: the instant trigger registers itself here; every delivery is signed with',
+		`  Webhook Signing Secret = ${sb.webhooks.secret}   (put it into the credential)`,
+		'',
 		`Generation: pending ${sb.options.pendingMs} ms, generating ${sb.options.generatingMs} ms. ` +
 			"Template 'always-fails' always fails.",
 		'Press Ctrl+C to stop.',

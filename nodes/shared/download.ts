@@ -3,7 +3,13 @@
  * link older than a minute is renewed first, an expired link (403) is renewed once, and the
  * file host never sees the Authorization header.
  */
-import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
@@ -13,7 +19,7 @@ import { downloadError, fetchFile, getDocumentCard, headerValue } from './transp
 export const FRESH_LINK_MS = 60_000;
 
 /** The contexts that can put binary data into their output. */
-type DownloadContext = IExecuteFunctions | IPollFunctions;
+type DownloadContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
 export interface DownloadOptions {
 	/** Host time (ms) the card was fetched; an older link than FRESH_LINK_MS is renewed first. */

@@ -2,10 +2,21 @@
  * Types that the transport, the helpers and the nodes all speak, kept apart so that none of
  * them has to import another only for a type.
  */
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 /** Every n8n context the transport is called from. */
-export type TransportContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+export type TransportContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
 
 /** Filters of the document list (`GET /api/v1/document_cards`). */
 export interface ListFilters {

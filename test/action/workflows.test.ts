@@ -56,9 +56,12 @@ describe('each example is an importable n8n workflow', () => {
 			if (asTool) for (const extra of ['descriptionType', 'toolDescription']) known.add(extra);
 			for (const name of Object.keys(node.parameters))
 				expect([node.name, name, known.has(name)]).toEqual([node.name, name, true]);
-			// Parameters are complete once the user has picked the template left empty for them.
-			const filled = forHarness({ ...example, nodes: [node] }, { templateId: invoiceTemplate() })
-				.nodes[0];
+			// Parameters are complete once the user has picked the template (and workspace) left
+			// empty for them.
+			const filled = forHarness(
+				{ ...example, nodes: [node] },
+				{ templateId: invoiceTemplate(), workspaceId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' },
+			).nodes[0];
 			const issues = NodeHelpers.getNodeParametersIssues(
 				description.properties,
 				filled,

@@ -17,7 +17,11 @@ import {
 import { credentialsFor, loadOptions, loadPackage, type LoadedPackage } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
 
-const NODES = ['documentGeneration', 'documentGenerationTrigger'];
+const NODES = [
+	'documentGeneration',
+	'documentGenerationTrigger',
+	'documentGenerationWebhookTrigger',
+];
 
 let pkg: LoadedPackage;
 let sb: Sandbox;

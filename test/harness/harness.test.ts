@@ -21,6 +21,7 @@ import {
 
 const NODE = 'documentGeneration';
 const TRIGGER = 'documentGenerationTrigger';
+const WEBHOOK = 'documentGenerationWebhookTrigger';
 
 let pkg: LoadedPackage;
 
@@ -29,11 +30,11 @@ beforeAll(async () => {
 });
 
 describe('package loading (n8n-core PackageDirectoryLoader)', () => {
-	test('finds both nodes and the credential, under the names workflows use', () => {
+	test('finds the three nodes and the credential, under the names workflows use', () => {
 		expect(pkg.packageName).toBe('n8n-nodes-document-generation');
-		expect(Object.keys(pkg.loader.known.nodes).sort()).toEqual([NODE, TRIGGER].sort());
+		expect(Object.keys(pkg.loader.known.nodes).sort()).toEqual([NODE, TRIGGER, WEBHOOK].sort());
 		expect(Object.keys(pkg.loader.known.credentials)).toEqual([CREDENTIAL_TYPE]);
-		for (const name of [NODE, TRIGGER]) {
+		for (const name of [NODE, TRIGGER, WEBHOOK]) {
 			const full = `n8n-nodes-document-generation.${name}`;
 			expect(pkg.nodeTypes.getByNameAndVersion(full, 1).description.name).toBe(name);
 			expect(pkg.sourcePath('nodes', name)).toMatch(/[/\\]dist[/\\]nodes[/\\].+\.node\.js$/);
@@ -41,8 +42,12 @@ describe('package loading (n8n-core PackageDirectoryLoader)', () => {
 		expect(pkg.nodeDescription(TRIGGER).polling).toBe(true);
 		// n8n links the credential to the nodes that declare it (supportedNodes).
 		expect(pkg.loader.known.credentials[CREDENTIAL_TYPE].supportedNodes?.sort()).toEqual(
-			[NODE, TRIGGER].sort(),
+			[NODE, TRIGGER, WEBHOOK].sort(),
 		);
+		expect(pkg.nodeDescription(WEBHOOK).webhooks?.[0]).toMatchObject({
+			httpMethod: 'POST',
+			responseMode: 'onReceived',
+		});
 	});
 
 	test('icons resolve to files inside dist/', () => {

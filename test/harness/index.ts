@@ -31,3 +31,4 @@ export * from './engine';
 export * from './workflows';
 export * from './poller';
 export * from './editor';
+export * from './webhook';

@@ -33,7 +33,53 @@ export interface SandboxOptions {
 	seed?: number;
 	/** how long documents/sync holds the request before answering with the document as it is; default 30000 */
 	syncLimitMs?: number;
+	/** the whsec_ secret every delivery is signed with; default DEFAULT_WEBHOOK_SECRET */
+	webhookSecret?: string;
+	/** false: registered hooks receive nothing when documents finish; default true */
+	webhooks?: boolean;
 }
+
+export interface RestHook {
+	id: string;
+	url: string;
+	event: string;
+	workspace_id: string;
+	document_template_ids: string[] | null;
+	custom_channel: string | null;
+	platform: string | null;
+}
+
+export interface Delivery {
+	/** the svix-id sent */
+	id: string;
+	url: string;
+	/** status code of the receiver's answer; 0 when it could not be reached */
+	status: number;
+	answer: string;
+	documentId?: string;
+	at: number;
+}
+
+export interface DeliveryOptions {
+	/** svix-id (default: a new one); give an old one to repeat a delivery */
+	id?: string;
+	/** svix-timestamp in seconds (default: now) */
+	timestamp?: number;
+	/** seconds to subtract from now for svix-timestamp (a stale delivery) */
+	ageSeconds?: number;
+	/** sign with this secret instead (a forged delivery) */
+	secret?: string;
+	/** the svix-signature header as given */
+	signature?: string;
+	/** no svix-* headers at all */
+	unsigned?: boolean;
+	/** the body to send instead of {document} */
+	rawBody?: string;
+	/** changes the body after it was signed */
+	tamper?: (body: string) => string;
+}
+
+export const DEFAULT_WEBHOOK_SECRET: string;
 
 export interface LoggedRequest {
 	/** 'req-N' (also sent back as the x-request-id header) */
@@ -179,6 +225,14 @@ export interface Sandbox {
 	workspaces: WorkspaceRecord[];
 	/** account state (available_documents is the remaining quota) */
 	account: { id: string; available_documents: number; created_at: number; updated_at: number };
+	webhooks: {
+		hooks: Map<string, RestHook>;
+		deliveries: Delivery[];
+		readonly secret: string;
+		send(url: string, document: unknown, opts?: DeliveryOptions): Promise<Delivery>;
+		sign(id: string, timestamp: string, body: string): string;
+		documentOf(id: string): Record<string, unknown>;
+	};
 	/** current options (live object; change them with setOptions) */
 	readonly options: Readonly<Required<Omit<SandboxOptions, 'startTime' | 'seed'>>> &
 		Pick<SandboxOptions, 'startTime' | 'seed'>;

@@ -11,6 +11,7 @@ const http = require('http');
 const { createClock } = require('./clock');
 const { createStore, ValidationError } = require('./store');
 const { templateRoutes } = require('./templates');
+const { createWebhooks, DEFAULT_WEBHOOK_SECRET } = require('./webhooks');
 const {
 	createRandom,
 	shuffled,
@@ -42,6 +43,8 @@ const DEFAULT_OPTIONS = {
 	startTime: undefined,
 	availableDocuments: 1000,
 	syncLimitMs: 30000,
+	webhookSecret: DEFAULT_WEBHOOK_SECRET,
+	webhooks: true,
 	seed: undefined,
 };
 
@@ -201,7 +204,16 @@ async function startSandbox(userOptions = {}) {
 	const scheduler = createClock({ mode: options.clock, startTime: options.startTime });
 	const clock = scheduler.clock;
 	let baseUrl = '';
-	const store = createStore({ options, random, scheduler, clock, baseUrl: () => baseUrl });
+	let webhooks = null;
+	const store = createStore({
+		options,
+		random,
+		scheduler,
+		clock,
+		baseUrl: () => baseUrl,
+		onFinished: (rec) => webhooks && webhooks.onFinished(rec),
+	});
+	webhooks = createWebhooks({ store, random, clock, options });
 	const faults = createFaults();
 	const requests = [];
 	const sockets = new Set();
@@ -268,6 +280,7 @@ async function startSandbox(userOptions = {}) {
 		],
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
 		...templateRoutes({ store, random, now: () => clock.now(), json, notFound, withBody }),
+		...webhooks.routes({ json, notFound, withBody, unprocessable }),
 	];
 
 	/**
@@ -731,6 +744,25 @@ async function startSandbox(userOptions = {}) {
 			if (!rec) throw new Error(`sandbox: unknown document ${id}`);
 			return store.downloadUrlFor(rec);
 		},
+		/** Registered hooks, deliveries sent, the signing secret, and sending deliveries by hand. */
+		webhooks: {
+			hooks: webhooks.hooks,
+			deliveries: webhooks.deliveries,
+			get secret() {
+				return options.webhookSecret;
+			},
+			send: (url, document, opts) => webhooks.send(url, document, opts),
+			sign: (id, timestamp, body) => webhooks.sign(id, timestamp, body),
+			/** The card of a document as a webhook carries it (meta as an object). */
+			documentOf(id) {
+				const card = store.asCard(store.documents.get(id));
+				try {
+					return { ...card, meta: JSON.parse(card.meta) };
+				} catch {
+					return card;
+				}
+			},
+		},
 		documentJson: (id) => store.asDocument(store.documents.get(id)),
 		cardJson: (id) => store.asCard(store.documents.get(id)),
 		setOptions(partial = {}) {
@@ -764,4 +796,4 @@ async function startSandbox(userOptions = {}) {
 	return sb;
 }
 
-module.exports = { startSandbox, DEFAULT_API_KEY, PAGE_SIZE };
+module.exports = { startSandbox, DEFAULT_API_KEY, DEFAULT_WEBHOOK_SECRET, PAGE_SIZE };

@@ -77,7 +77,7 @@ function documentOutputType(templateOutputType) {
 	return extensionFor(templateOutputType) === 'pdf' ? 'pdf' : 'image';
 }
 
-function createStore({ options, random, scheduler, clock, baseUrl }) {
+function createStore({ options, random, scheduler, clock, baseUrl, onFinished }) {
 	const now = () => clock.now();
 	const secret = random.bytes(32);
 	const start = now();
@@ -148,6 +148,7 @@ function createStore({ options, random, scheduler, clock, baseUrl }) {
 	}
 
 	function notifyFinished(rec) {
+		if (onFinished) onFinished(rec);
 		const waiters = finishWaiters.get(rec.id);
 		if (!waiters) return;
 		finishWaiters.delete(rec.id);

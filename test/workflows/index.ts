@@ -35,6 +35,8 @@ export function readExample(file: string): ExampleWorkflow {
 export interface HarnessMapping {
 	/** ID put into template pickers the example leaves empty (the user picks one on import). */
 	templateId?: string;
+	/** ID put into workspace pickers the example leaves empty. */
+	workspaceId?: string;
 }
 
 function isEmptyLocator(value: unknown): boolean {
@@ -61,12 +63,14 @@ export function forHarness(example: ExampleWorkflow, mapping: HarnessMapping = {
 			continue;
 		}
 		if (pinned) pinData[node.name] = pinned;
-		if (
-			node.type.startsWith(`${PACKAGE_NAME}.`) &&
-			mapping.templateId &&
-			isEmptyLocator(node.parameters.templateId)
-		) {
-			node.parameters.templateId = { __rl: true, mode: 'id', value: mapping.templateId };
+		for (const name of ['templateId', 'workspaceId'] as const) {
+			const value = mapping[name];
+			if (
+				node.type.startsWith(`${PACKAGE_NAME}.`) &&
+				value &&
+				isEmptyLocator(node.parameters[name])
+			)
+				node.parameters[name] = { __rl: true, mode: 'id', value };
 		}
 	}
 	return {

@@ -6,4 +6,5 @@ export * from './exchange';
 export * from './request';
 export * from './documents';
 export * from './templates';
+export * from './hooks';
 export { describeShape } from './schemas';

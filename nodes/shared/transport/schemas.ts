@@ -70,6 +70,10 @@ export const templateEnvelope = z
 	.object({ document_template: z.object({ id: z.string() }).passthrough() })
 	.passthrough();
 
+export const restHookEnvelope = z
+	.object({ rest_hook: z.object({ id: z.union([z.string(), z.number()]) }).passthrough() })
+	.passthrough();
+
 export const workspaceCardListEnvelope = z
 	.object({
 		workspace_cards: z.array(

@@ -1,0 +1,148 @@
+import type {
+	IHookFunctions,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { binaryPropertyName, templateIdsFilter, workspaceIdLocator } from '../shared/descriptions';
+import { listSearch, loadOptions } from '../shared/methods';
+import { checkExists, create, remove } from './lifecycle';
+import { receive } from './receive';
+
+export class DocumentGenerationWebhookTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Generation (PDFMonkey) Webhook Trigger',
+		name: 'documentGenerationWebhookTrigger',
+		icon: {
+			light: 'file:../../icons/documentGeneration.svg',
+			dark: 'file:../../icons/documentGeneration.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle:
+			'={{ ($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "When a document is ready or fails" : "When a document fails") : "When a document is ready" }}',
+		description:
+			'Starts the workflow the moment a document finishes generating (instant, by webhook)',
+		defaults: { name: 'PDFMonkey Webhook' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentGenerationApi', required: true }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+		],
+		properties: [
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{
+						name: 'Generation Failed',
+						value: 'failure',
+						description: 'A document could not be generated',
+					},
+					{
+						name: 'Generation Succeeded',
+						value: 'success',
+						description: 'A document’s file is ready',
+					},
+				],
+				default: ['success'],
+				description: 'Which finished states start the workflow',
+			},
+			{
+				displayName: 'Registration',
+				name: 'registration',
+				type: 'options',
+				options: [
+					{
+						name: 'Automatic',
+						value: 'automatic',
+						description:
+							'Register the webhook with the service when the workflow is activated, and remove it when deactivated',
+					},
+					{
+						name: 'Manual',
+						value: 'manual',
+						description: 'Add the Production URL shown above to the dashboard (Webhooks) yourself',
+					},
+				],
+				default: 'automatic',
+				description: 'How the service learns where to send its webhooks',
+			},
+			{
+				displayName:
+					'Copy the Production URL shown above into the dashboard (Webhooks → add an endpoint for the chosen events), and paste its signing secret (whsec_…) into the credential so that only signed deliveries are accepted',
+				name: 'manualNotice',
+				type: 'notice',
+				default: '',
+				displayOptions: { show: { registration: ['manual'] } },
+			},
+			{
+				...workspaceIdLocator,
+				description:
+					'The workspace whose documents start the workflow (the webhook is registered there)',
+				displayOptions: { show: { registration: ['automatic'] } },
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Channel',
+						name: 'channel',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. invoices',
+						description: 'Only documents whose meta._webhook_channel is this channel',
+					},
+					{
+						...templateIdsFilter,
+						description:
+							'Only documents of these templates. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						typeOptions: {
+							loadOptionsMethod: 'getTemplates',
+							loadOptionsDependsOn: ['workspaceId.value'],
+						},
+					},
+				],
+			},
+			{
+				displayName: 'Download File',
+				name: 'download',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to attach the generated file as binary data (successful documents only)',
+			},
+			binaryPropertyName({ download: [true] }),
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkExists.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await create.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await remove.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await receive.call(this);
+	}
+}

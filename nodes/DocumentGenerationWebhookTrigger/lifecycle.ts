@@ -1,0 +1,111 @@
+/**
+ * Automatic registration: on activation one hook per chosen event (`POST /rest_hooks`, with
+ * n8n's URL, the workspace, templates and channel); on deactivation they are removed. The
+ * service cannot list hooks, so the ids live in the node's static data, with what they were
+ * registered for: when the URL or the filters change, the old hooks are replaced.
+ */
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { InputError } from '../shared/helpers/parse';
+import { createRestHook, deleteRestHook } from '../shared/transport';
+import type { WebhookSettings } from './settings';
+import { readWebhookSettings, serviceEvent } from './settings';
+
+interface Registered {
+	/** What the hooks were registered for (URL, events, workspace, templates, channel). */
+	signature: string;
+	ids: string[];
+}
+
+function settingsOf(ctx: IHookFunctions): WebhookSettings {
+	try {
+		return readWebhookSettings(ctx);
+	} catch (error) {
+		const hint = error instanceof InputError ? error.hint : undefined;
+		throw new NodeOperationError(ctx.getNode(), error as Error, { description: hint });
+	}
+}
+
+function signatureOf(url: string, settings: WebhookSettings): string {
+	const { events, workspaceId, templateIds, channel } = settings;
+	return JSON.stringify({
+		url,
+		events,
+		workspaceId,
+		templateIds: [...templateIds].sort(),
+		channel,
+	});
+}
+
+function stored(ctx: IHookFunctions): Registered | undefined {
+	const data = ctx.getWorkflowStaticData('node');
+	const hooks = data.hooks as IDataObject | undefined;
+	if (!hooks || typeof hooks.signature !== 'string' || !Array.isArray(hooks.ids)) return undefined;
+	return { signature: hooks.signature, ids: hooks.ids.map(String) };
+}
+
+/** An n8n error as it is, anything else wrapped in one. */
+function asNodeError(ctx: IHookFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
+}
+
+async function removeAll(ctx: IHookFunctions, ids: string[]): Promise<void> {
+	for (const id of ids) {
+		try {
+			await deleteRestHook(ctx, id);
+		} catch (error) {
+			// Already gone is what we want; anything else is reported.
+			if (!(error instanceof NodeApiError && String(error.httpCode) === '404'))
+				throw asNodeError(ctx, error);
+		}
+	}
+}
+
+export async function checkExists(this: IHookFunctions): Promise<boolean> {
+	const settings = settingsOf(this);
+	if (settings.registration === 'manual') return true;
+	const url = this.getNodeWebhookUrl('default') ?? '';
+	return stored(this)?.signature === signatureOf(url, settings);
+}
+
+export async function create(this: IHookFunctions): Promise<boolean> {
+	const settings = settingsOf(this);
+	if (settings.registration === 'manual') return true;
+	const url = this.getNodeWebhookUrl('default') ?? '';
+	const data = this.getWorkflowStaticData('node');
+	const previous = stored(this);
+	if (previous) await removeAll(this, previous.ids);
+	delete data.hooks;
+	const ids: string[] = [];
+	for (const event of settings.events) {
+		const hook: IDataObject = {
+			url,
+			event: serviceEvent(event),
+			workspace_id: settings.workspaceId,
+		};
+		if (settings.templateIds.length) hook.document_template_ids = settings.templateIds;
+		if (settings.channel) hook.custom_channel = settings.channel;
+		try {
+			ids.push(await createRestHook(this, hook));
+		} catch (error) {
+			// Leave nothing half-registered behind.
+			await removeAll(this, ids).catch(() => undefined);
+			if (error instanceof NodeApiError) {
+				error.description = `The service refused to register the webhook, so the trigger was not activated. ${error.description ?? ''} Check the Workspace and the template filter of the trigger, and that n8n's URL (${url}) is reachable from the internet (WEBHOOK_URL); or choose Registration "Manual" and add the URL in the dashboard.`;
+			}
+			throw asNodeError(this, error);
+		}
+	}
+	data.hooks = { signature: signatureOf(url, settings), ids };
+	return true;
+}
+
+export async function remove(this: IHookFunctions): Promise<boolean> {
+	const data = this.getWorkflowStaticData('node');
+	const previous = stored(this);
+	if (previous) await removeAll(this, previous.ids);
+	delete data.hooks;
+	return true;
+}

@@ -1,0 +1,110 @@
+/**
+ * One delivery: trust it (a valid Svix signature when the credential has a signing secret;
+ * otherwise the document re-read from the API with the key), check it against the chosen
+ * events, templates and channel, and start one execution with the document (the file
+ * attached on request). A refused delivery answers 401 and starts nothing; a delivery that
+ * does not match answers 200 (so the service does not retry it) and starts nothing.
+ */
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { downloadToBinary } from '../shared/download';
+import { normalizeDocument } from '../shared/helpers/document';
+import { InputError, isUuid, parseJsonLoose } from '../shared/helpers/parse';
+import { CREDENTIAL_TYPE, getDocumentCard } from '../shared/transport';
+import { mismatch, readWebhookSettings } from './settings';
+import { verifySignature } from './signature';
+
+/** Deliveries remembered (by svix-id) so that a delivery sent again starts nothing. */
+const REMEMBERED = 200;
+
+function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.status(status).json({ error: message });
+	return { noWebhookResponse: true };
+}
+
+function ignore(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, reason } };
+}
+
+/** The raw bytes of the request body, as n8n keeps them for webhooks. */
+function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
+	const req = ctx.getRequestObject() as { rawBody?: unknown };
+	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
+	if (typeof req.rawBody === 'string') return Buffer.from(req.rawBody, 'utf8');
+	return undefined;
+}
+
+/** Whether this delivery id was handled already (and remembers it). */
+function seenBefore(ctx: IWebhookFunctions, id: string): boolean {
+	const data = ctx.getWorkflowStaticData('node');
+	const list = Array.isArray(data.deliveries) ? (data.deliveries as string[]) : [];
+	if (list.includes(id)) return true;
+	data.deliveries = [...list, id].slice(-REMEMBERED);
+	return false;
+}
+
+export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	let settings;
+	try {
+		settings = readWebhookSettings(this);
+	} catch (error) {
+		const hint = error instanceof InputError ? error.hint : undefined;
+		throw new NodeOperationError(this.getNode(), error as Error, { description: hint });
+	}
+	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+	const secret =
+		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	const headers = this.getHeaderData();
+	const body = parseJsonLoose(this.getBodyData()) as IDataObject;
+	const sent = (body && typeof body === 'object' ? body.document : undefined) as
+		| IDataObject
+		| undefined;
+
+	let document: IDataObject;
+	if (secret) {
+		const raw = rawBodyOf(this);
+		const verdict = raw
+			? verifySignature(
+					secret,
+					{
+						id: headers['svix-id'],
+						timestamp: headers['svix-timestamp'],
+						signature: headers['svix-signature'],
+						rawBody: raw,
+					},
+					Date.now(),
+				)
+			: ({ ok: false, reason: 'the raw body is not available' } as const);
+		if (!verdict.ok) return refuse(this, 401, `Invalid signature: ${verdict.reason}`);
+		if (seenBefore(this, String(headers['svix-id'])))
+			return ignore('this delivery was handled already');
+		if (!sent || typeof sent !== 'object' || typeof sent.id !== 'string')
+			return ignore('the body holds no document');
+		document = sent;
+	} else {
+		// Without a secret anyone could post here: trust only what the API says.
+		const id = sent && typeof sent === 'object' ? sent.id : undefined;
+		if (!isUuid(id)) return refuse(this, 400, 'The body holds no document id');
+		try {
+			document = await getDocumentCard(this, id.toLowerCase());
+		} catch {
+			return refuse(this, 401, 'The document could not be read from the API with the credential');
+		}
+	}
+
+	const json = normalizeDocument(document);
+	const why = mismatch(json, settings);
+	if (why) return ignore(`not started: ${why}`);
+	const item: INodeExecutionData = { json };
+	if (settings.download && json.status === 'success') {
+		item.binary = { [settings.binaryPropertyName]: await downloadToBinary(this, document, 0) };
+	}
+	return { workflowData: [[item]] };
+}

@@ -1,0 +1,224 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The webhook trigger as n8n drives it: its lifecycle methods (checkExists, create, delete)
+ * through n8n-core's HookContext, and each real HTTP delivery through n8n-core's
+ * WebhookContext. A local HTTP server stands where n8n's webhook endpoint is: it keeps the
+ * raw body (as n8n does for webhooks), calls the node's `webhook()`, answers the way n8n does
+ * for `responseMode: onReceived`, and records every execution the node started.
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+import { HookContext, WebhookContext } from 'n8n-core';
+import {
+	NodeHelpers,
+	Workflow,
+	type IDataObject,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type IWebhookData,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { HarnessCredentialsHelper } from './credentials';
+import {
+	attachCredentials,
+	buildAdditionalData,
+	ensureBinaryData,
+	toStore,
+	type HarnessCredentials,
+} from './engine';
+import { loadPackage } from './package';
+
+export interface WebhookTriggerParams {
+	parameters: INodeParameters;
+	credentials?: HarnessCredentials;
+	staticData?: IDataObject;
+}
+
+export interface Received {
+	status: number;
+	body: string;
+	/** The items of the execution the delivery started, if it started one. */
+	started?: INodeExecutionData[];
+}
+
+export interface WebhookTrigger {
+	/** The URL n8n would register (its production webhook URL), served by the harness. */
+	url: string;
+	checkExists(): Promise<boolean>;
+	create(): Promise<boolean>;
+	delete(): Promise<boolean>;
+	/** Every delivery received, in order. */
+	received: Received[];
+	/** The executions started, one per delivery that started one. */
+	executions(): INodeExecutionData[][];
+	staticData(): IDataObject;
+	setParameters(parameters: INodeParameters): void;
+	setCredentials(credentials: HarnessCredentials): void;
+	close(): Promise<void>;
+}
+
+/** A response object with the parts of express's that `webhook()` uses. */
+function expressLike(res: http.ServerResponse) {
+	const shim = res as http.ServerResponse & {
+		status(code: number): typeof shim;
+		json(body: unknown): typeof shim;
+		send(body: unknown): typeof shim;
+	};
+	shim.status = (code: number) => {
+		res.statusCode = code;
+		return shim;
+	};
+	shim.json = (body: unknown) => {
+		res.setHeader('content-type', 'application/json');
+		res.end(JSON.stringify(body));
+		return shim;
+	};
+	shim.send = (body: unknown) => {
+		res.end(typeof body === 'string' ? body : JSON.stringify(body));
+		return shim;
+	};
+	return shim;
+}
+
+export async function createWebhookTrigger(params: WebhookTriggerParams): Promise<WebhookTrigger> {
+	const pkg = await loadPackage();
+	await ensureBinaryData();
+	let store = toStore(params.credentials);
+	const node: INode = {
+		id: 'webhook-trigger-under-test',
+		name: 'Webhook Trigger',
+		type: pkg.fullName('documentGenerationWebhookTrigger'),
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: '5f0d6b8e-1c2a-4e5f-9a7b-3c4d5e6f7a8b',
+		parameters: structuredClone(params.parameters),
+	};
+	attachCredentials([node], pkg.nodeTypes, store);
+	const workflow = new Workflow({
+		id: 'harness-webhook-workflow',
+		name: 'Harness webhook workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: pkg.nodeTypes,
+		staticData: params.staticData
+			? { [`node:${node.name}`]: structuredClone(params.staticData) }
+			: {},
+		settings: { executionOrder: 'v1' },
+	});
+	const wfNode = workflow.getNode(node.name) as INode;
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(wfNode.type, 1);
+	const description = nodeType.description.webhooks![0];
+	const received: Received[] = [];
+
+	let baseUrl = '';
+	const additional = (extra: IDataObject = {}) =>
+		buildAdditionalData(new HarnessCredentialsHelper(pkg, store), {
+			workflowId: workflow.id,
+			webhookBaseUrl: `${baseUrl}/webhook`,
+			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
+			...extra,
+		});
+	const webhookData = (): IWebhookData =>
+		({
+			httpMethod: 'POST',
+			node: wfNode.name,
+			path: `${wfNode.webhookId}/${String(description.path)}`,
+			webhookDescription: description,
+			workflowId: workflow.id,
+			webhookId: wfNode.webhookId,
+		}) as IWebhookData;
+
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (c: Buffer) => chunks.push(c));
+		req.on('end', () => {
+			const rawBody = Buffer.concat(chunks);
+			let body: unknown = {};
+			try {
+				body = rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {};
+			} catch {
+				body = {};
+			}
+			const request = Object.assign(req, { body, rawBody, query: {}, params: {} });
+			const response = expressLike(res);
+			const context = new WebhookContext(
+				workflow,
+				wfNode,
+				additional({ httpRequest: request, httpResponse: response }) as never,
+				'webhook',
+				webhookData(),
+				[],
+				null,
+			);
+			const entry: Received = { status: 0, body: '' };
+			received.push(entry);
+			nodeType
+				.webhook!.call(context)
+				.then((result: IWebhookResponseData) => {
+					if (result.workflowData) entry.started = result.workflowData[0];
+					if (!result.noWebhookResponse) {
+						response
+							.status(200)
+							.json(result.webhookResponse ?? { message: 'Workflow was started' });
+					}
+				})
+				.catch((error: Error) => {
+					response.status(500).json({ message: error.message });
+				});
+			res.on('finish', () => {
+				entry.status = res.statusCode;
+			});
+			const write = res.end.bind(res);
+			res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+				entry.body = chunk === undefined ? '' : String(chunk);
+				return write(chunk as never, ...(rest as never[]));
+			}) as typeof res.end;
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+	const hook = (method: 'checkExists' | 'create' | 'delete') => async () => {
+		const context = new HookContext(
+			workflow,
+			wfNode,
+			additional() as never,
+			'trigger',
+			'activate',
+			webhookData(),
+		);
+		const fn = nodeType.webhookMethods!.default[method];
+		return (await fn.call(context)) as boolean;
+	};
+
+	return {
+		get url() {
+			return `${baseUrl}/webhook/${wfNode.webhookId}/${String(description.path)}`;
+		},
+		checkExists: hook('checkExists'),
+		create: hook('create'),
+		delete: hook('delete'),
+		received,
+		executions: () => received.filter((r) => r.started).map((r) => r.started!),
+		staticData: () => workflow.getStaticData('node', wfNode),
+		setParameters(parameters) {
+			// As the editor stores them: with the defaults of every parameter filled in.
+			wfNode.parameters = NodeHelpers.getNodeParameters(
+				nodeType.description.properties,
+				structuredClone(parameters),
+				true,
+				false,
+				wfNode,
+				nodeType.description,
+			)!;
+		},
+		setCredentials(credentials) {
+			store = toStore(credentials);
+		},
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}

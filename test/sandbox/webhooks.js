@@ -1,0 +1,167 @@
+'use strict';
+// Webhooks of the sandbox, as the service sends them through Svix: `rest_hooks` registration
+// and removal, and a signed delivery to every matching hook when a document finishes
+// (success or failure). Tests can also send forged, stale, unsigned and repeated deliveries.
+
+const crypto = require('crypto');
+const http = require('http');
+
+/** The signing secret of every hook in the sandbox (the dashboard shows it per endpoint). */
+const DEFAULT_WEBHOOK_SECRET = `whsec_${Buffer.from('sandbox-webhook-signing-key-0001').toString('base64')}`;
+const EVENTS = ['documents.generation.success', 'documents.generation.failure'];
+
+/** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the key after `whsec_`. */
+function sign(secret, id, timestamp, body) {
+	const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+	const mac = crypto
+		.createHmac('sha256', key)
+		.update(`${id}.${timestamp}.${body}`)
+		.digest('base64');
+	return `v1,${mac}`;
+}
+
+/** POSTs a body to a URL with the given headers; resolves with the answer's status and body. */
+function post(url, body, headers) {
+	return new Promise((resolve) => {
+		const req = http.request(
+			url,
+			{ method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+			(res) => {
+				const chunks = [];
+				res.on('data', (c) => chunks.push(c));
+				res.on('end', () =>
+					resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }),
+				);
+			},
+		);
+		req.on('error', (error) => resolve({ status: 0, body: String(error.message) }));
+		req.setTimeout(15_000, () => req.destroy(new Error('timeout')));
+		req.end(body);
+	});
+}
+
+function createWebhooks({ store, random, clock, options }) {
+	const hooks = new Map();
+	const deliveries = [];
+	let nextDelivery = 1;
+	const secret = () => options.webhookSecret;
+
+	/** A delivery: signed unless told otherwise. `tamper` changes the body after signing. */
+	async function send(url, document, opts = {}) {
+		const body = opts.rawBody ?? JSON.stringify({ document });
+		const id = opts.id ?? `msg_sandbox_${nextDelivery++}`;
+		const timestamp = String(
+			opts.timestamp ?? Math.floor(clock.now() / 1000) + (opts.ageSeconds ? -opts.ageSeconds : 0),
+		);
+		const headers = {};
+		if (!opts.unsigned) {
+			headers['svix-id'] = id;
+			headers['svix-timestamp'] = timestamp;
+			headers['svix-signature'] =
+				opts.signature ?? sign(opts.secret ?? secret(), id, timestamp, body);
+		}
+		const sentBody = opts.tamper ? opts.tamper(body) : body;
+		const answer = await post(url, sentBody, headers);
+		const entry = {
+			id,
+			url,
+			status: answer.status,
+			answer: answer.body,
+			documentId: document && document.id,
+			at: clock.now(),
+		};
+		deliveries.push(entry);
+		return entry;
+	}
+
+	function matching(rec, event) {
+		const meta = (() => {
+			try {
+				return JSON.parse(rec.meta || 'null');
+			} catch {
+				return null;
+			}
+		})();
+		const channel = meta && typeof meta === 'object' ? meta._webhook_channel : undefined;
+		return [...hooks.values()].filter(
+			(h) =>
+				h.event === event &&
+				h.workspace_id === rec.app_id &&
+				(!h.document_template_ids ||
+					!h.document_template_ids.length ||
+					h.document_template_ids.includes(rec.document_template_id)) &&
+				(!h.custom_channel || h.custom_channel === channel),
+		);
+	}
+
+	/** Called by the store when a document reaches success or failure. */
+	function onFinished(rec) {
+		if (options.webhooks === false) return;
+		const event = `documents.generation.${rec.status}`;
+		const card = store.asCard(rec);
+		let meta = card.meta;
+		try {
+			meta = JSON.parse(card.meta);
+		} catch {
+			// kept as it is
+		}
+		const document = { ...card, meta };
+		for (const hook of matching(rec, event)) void send(hook.url, document);
+	}
+
+	function routes({ json, notFound, withBody, unprocessable }) {
+		return [
+			[
+				'POST',
+				/^\/api\/v1\/rest_hooks$/,
+				(ctx) =>
+					withBody(ctx, 'rest_hook', (body) => {
+						const errors = {};
+						const add = (k, m) => (errors[k] = errors[k] || []).push(m);
+						if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))
+							add('url', 'is invalid');
+						if (!EVENTS.includes(body.event)) add('event', 'is not included in the list');
+						if (!store.workspaces.some((w) => w.id === body.workspace_id))
+							add('workspace', 'must exist');
+						const templates = body.document_template_ids;
+						if (
+							templates !== undefined &&
+							(!Array.isArray(templates) || templates.some((t) => !store.templateById(t)))
+						)
+							add('document_templates', 'must exist');
+						if (Object.keys(errors).length) return unprocessable(errors);
+						const id = crypto.randomUUID ? crypto.randomUUID() : random.bytes(16).toString('hex');
+						const hook = {
+							id,
+							url: body.url,
+							event: body.event,
+							workspace_id: body.workspace_id,
+							document_template_ids: templates ?? null,
+							custom_channel: body.custom_channel ?? null,
+							platform: body.platform ?? null,
+						};
+						hooks.set(id, hook);
+						return json(201, { rest_hook: hook });
+					}),
+			],
+			[
+				'DELETE',
+				/^\/api\/v1\/rest_hooks\/([^/]+)$/,
+				(ctx, id) =>
+					hooks.delete(id) ? { status: 204, headers: {}, body: '' } : notFound('RestHook', id),
+			],
+		];
+	}
+
+	return {
+		hooks,
+		deliveries,
+		send,
+		sign: (id, ts, body) => sign(secret(), id, ts, body),
+		onFinished,
+		routes,
+		secret,
+	};
+}
+
+module.exports = { createWebhooks, DEFAULT_WEBHOOK_SECRET, sign };
