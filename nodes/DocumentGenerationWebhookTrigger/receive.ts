@@ -41,12 +41,19 @@ function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
 	return undefined;
 }
 
-/** Whether this delivery id was handled already (and remembers it). */
+/**
+ * Delivery ids handled recently, per trigger node, in this n8n process. n8n does not keep
+ * static data that a webhook function changes, so the ids live here (a restart forgets them;
+ * the signature's 5-minute window bounds how late a replay could come anyway).
+ */
+const handled = new Map<string, string[]>();
+
+/** Whether this delivery id was handled already by this trigger (and remembers it). */
 function seenBefore(ctx: IWebhookFunctions, id: string): boolean {
-	const data = ctx.getWorkflowStaticData('node');
-	const list = Array.isArray(data.deliveries) ? (data.deliveries as string[]) : [];
+	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+	const list = handled.get(key) ?? [];
 	if (list.includes(id)) return true;
-	data.deliveries = [...list, id].slice(-REMEMBERED);
+	handled.set(key, [...list, id].slice(-REMEMBERED));
 	return false;
 }
 
