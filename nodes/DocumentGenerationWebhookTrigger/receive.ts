@@ -15,7 +15,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
-import { InputError, isUuid, parseJsonLoose } from '../shared/helpers/parse';
+import { parseJsonLoose } from '../shared/helpers/json';
+import { InputError, isUuid } from '../shared/helpers/parse';
 import { CREDENTIAL_TYPE, getDocumentCard } from '../shared/transport';
 import { mismatch, readWebhookSettings } from './settings';
 import { verifySignature } from './signature';

@@ -553,7 +553,7 @@ describe('lists', () => {
 		l = await get('q[search]=no-such-thing');
 		expect(l).toEqual({
 			document_cards: [],
-			meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 0 },
+			meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 1 },
 		});
 		// the request log keeps raw keys and arrays
 		const logged = sb.requests.find(
@@ -747,13 +747,13 @@ describe('downloads', () => {
 });
 
 describe('share links', () => {
-	it('omits the key when off; null until success then a working URL when on', async () => {
+	it('null when off; null until success then a working URL when on', async () => {
 		const off = await open({ clock: 'manual', startTime: T0 });
 		const d = await create(off, {
 			document_template_id: tpl(off, 'invoice').id,
 			status: 'pending',
 		});
-		expect('public_share_link' in d).toBe(false);
+		expect(d.public_share_link).toBeNull();
 
 		const on = await open({ clock: 'manual', startTime: T0, shareLinks: true });
 		expect((await call(on, 'GET', '/api/v1/current_user')).json.current_user.share_links).toBe(
@@ -920,5 +920,110 @@ describe('Date header', () => {
 		);
 		expect(date).toBeGreaterThanOrEqual(start - 1000);
 		expect(date).toBeLessThanOrEqual(start + elapsed + 1000);
+	});
+});
+
+describe('what real clients of the service send and read', () => {
+	it("a create without the {document} wrapper (as the service's own n8n node sends it)", async () => {
+		const sb = await open();
+		const r = await call(sb, 'POST', '/api/v1/documents', {
+			body: { document_template_id: tpl(sb, 'invoice').id, payload: { n: 1 }, status: 'draft' },
+		});
+		expect(r.status).toBe(201);
+		expect(r.json.document).toMatchObject({ status: 'draft', payload: '{"n":1}' });
+	});
+
+	it('an empty list answers total_pages 1 and next_page null', async () => {
+		const sb = await open();
+		const r = await call(sb, 'GET', '/api/v1/document_cards?q[status]=failure&q[search]=nothing');
+		expect(r.json).toEqual({
+			document_cards: [],
+			meta: { current_page: 1, next_page: null, prev_page: null, total_pages: 1 },
+		});
+	});
+
+	it('q[status][] in the array form, repeatable; page[size] honoured when told to', async () => {
+		const sb = await open({ honourPageSize: true });
+		for (const status of ['success', 'failure', 'draft', 'success'])
+			sb.createDocument({ status: status as 'success' });
+		const both = await call(
+			sb,
+			'GET',
+			'/api/v1/document_cards?q[status][]=success&q[status][]=failure',
+		);
+		expect(both.json.document_cards.map((c: { status: string }) => c.status).sort()).toEqual([
+			'failure',
+			'success',
+			'success',
+		]);
+		const page = await call(sb, 'GET', '/api/v1/document_cards?page[size]=2&page[number]=2');
+		expect(page.json.document_cards).toHaveLength(2);
+		expect(page.json.meta).toMatchObject({ current_page: 2, total_pages: 2, next_page: null });
+	});
+
+	it('cards carry preview_url and public_share_link (null without a link)', async () => {
+		const sb = await open();
+		const id = sb.createDocument({ status: 'success' }).id;
+		const card = (await call(sb, 'GET', `/api/v1/document_cards/${id}`)).json.document_card;
+		expect(card.preview_url).toMatch(/\/preview\//);
+		expect(card).toHaveProperty('public_share_link', null);
+	});
+
+	it('rest_hooks: registered with 201 and an id, deleted with 204, unknown id 404', async () => {
+		const sb = await open();
+		const created = await call(sb, 'POST', '/api/v1/rest_hooks', {
+			body: {
+				rest_hook: {
+					url: 'https://example.test/hook',
+					event: 'documents.generation.success',
+					workspace_id: sb.workspaces[0].id,
+					custom_channel: 'x',
+				},
+			},
+		});
+		expect(created.status).toBe(201);
+		const id = created.json.rest_hook.id;
+		expect(created.json.rest_hook).toMatchObject({
+			url: 'https://example.test/hook',
+			custom_channel: 'x',
+		});
+		expect(JSON.stringify(created.json)).not.toMatch(/whsec_/);
+		expect((await call(sb, 'DELETE', `/api/v1/rest_hooks/${id}`)).status).toBe(204);
+		expect((await call(sb, 'DELETE', `/api/v1/rest_hooks/${id}`)).status).toBe(404);
+		const bad = await call(sb, 'POST', '/api/v1/rest_hooks', {
+			body: { rest_hook: { url: 'nope', event: 'documents.other', workspace_id: 'x' } },
+		});
+		expect(bad.status).toBe(422);
+		expect(Object.keys(bad.json.errors).sort()).toEqual(['event', 'url', 'workspace']);
+	});
+
+	it('templates: the full record carries an auth_token; create, update and delete', async () => {
+		const sb = await open();
+		const id = tpl(sb, 'invoice').id;
+		const got = await call(sb, 'GET', `/api/v1/document_templates/${id}`);
+		expect(got.json.document_template).toMatchObject({
+			id,
+			identifier: 'invoice',
+			auth_token: expect.any(String),
+		});
+		const created = await call(sb, 'POST', '/api/v1/document_templates', {
+			body: {
+				document_template: { identifier: 'new', app_id: sb.workspaces[0].id, output_type: 'png' },
+			},
+		});
+		expect(created.status).toBe(201);
+		const updated = await call(
+			sb,
+			'PUT',
+			`/api/v1/document_templates/${created.json.document_template.id}`,
+			{
+				body: { document_template: { body_draft: '<p/>' } },
+			},
+		);
+		expect(updated.json.document_template.body_draft).toBe('<p/>');
+		expect(
+			(await call(sb, 'DELETE', `/api/v1/document_templates/${created.json.document_template.id}`))
+				.status,
+		).toBe(204);
 	});
 });

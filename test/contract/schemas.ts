@@ -88,6 +88,7 @@ export const DocumentCard = z
 	.object({
 		...documentCommon,
 		document_template_identifier: z.string(),
+		preview_url: z.string().url(),
 	})
 	.strict()
 	.superRefine(statusRules);

@@ -22,6 +22,31 @@ async function runBrowser({ n8n, outDir, check, flows }) {
 		await page.waitForURL(/\/home|\/workflows/, { timeout: 30_000 });
 		check('browser: the owner signs in to the editor', true);
 
+		const openPanel = async (id, nodeName) => {
+			await page.goto(`${n8n.url}/workflow/${id}`);
+			const node = page
+				.locator(`[data-name="${nodeName}"], [data-test-id="canvas-node"]:has-text("${nodeName}")`)
+				.first();
+			await node.waitFor({ timeout: 30_000 });
+			await node.dblclick();
+			const panel = page.locator('[data-test-id="ndv"], .ndv-wrapper').first();
+			await panel.waitFor({ timeout: 15_000 });
+			await page.waitForTimeout(1500);
+			return panel;
+		};
+		const warningsIn = async (panel) =>
+			await panel.locator('[data-test-id="parameter-issues"], .parameter-issues').count();
+
+		// The control: the check below can see a warning when there is one.
+		const control = await openPanel(flows.control.id, 'No template');
+		const controlWarnings = await warningsIn(control);
+		check(
+			'browser: a template left empty shows its parameter warning (the check can see one)',
+			controlWarnings > 0,
+			`${controlWarnings} warnings`,
+		);
+		await page.keyboard.press('Escape');
+
 		// Each node's panel, opened from the workflows that hold them.
 		const panels = [
 			[flows.action.id, 'Generate invoice', 'action-node'],

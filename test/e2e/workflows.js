@@ -50,6 +50,23 @@ function workflows(sb) {
 			],
 			{ Start: { main: [[{ node: 'Generate invoice', type: 'main', index: 0 }]] } },
 		),
+		// A control for the browser check: a template left empty must show a parameter warning.
+		control: workflow(
+			'e2eControlWorkflow',
+			'E2E: control (template left empty)',
+			[
+				{
+					id: 'c1',
+					name: 'No template',
+					type: `${PACKAGE}.documentGeneration`,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { templateId: { __rl: true, mode: 'list', value: '' }, payload: '{"a": 1}' },
+					credentials,
+				},
+			],
+			{},
+		),
 		poll: workflow(
 			'e2ePollWorkflow001',
 			'E2E: polling trigger',

@@ -37,6 +37,8 @@ export interface SandboxOptions {
 	webhookSecret?: string;
 	/** false: registered hooks receive nothing when documents finish; default true */
 	webhooks?: boolean;
+	/** the document list honours page[size] (1–100); default false (always 24) */
+	honourPageSize?: boolean;
 }
 
 export interface RestHook {

@@ -45,6 +45,7 @@ const DEFAULT_OPTIONS = {
 	syncLimitMs: 30000,
 	webhookSecret: DEFAULT_WEBHOOK_SECRET,
 	webhooks: true,
+	honourPageSize: false,
 	seed: undefined,
 };
 
@@ -107,12 +108,25 @@ function pageNumber(query) {
 	return Number.isFinite(n) && n >= 1 ? n : 1;
 }
 
-/** Slices a list into the requested page with the list meta. */
-function paginate(list, query) {
+/**
+ * 24, or `page[size]` (a whole number from 1 to 100) when the sandbox is told to honour it:
+ * whether the service does is not known, so clients must work either way.
+ */
+function pageSize(query, honoured) {
+	const n = Number(queryValue(query, 'page[size]'));
+	return honoured && Number.isInteger(n) && n >= 1 && n <= 100 ? n : PAGE_SIZE;
+}
+
+/**
+ * Slices a list into the requested page with the list meta. An empty list still has one page
+ * (`total_pages: 1`, `next_page: null`), so a client looping to the last page stops.
+ */
+function paginate(list, query, honourPageSize = false) {
 	const page = pageNumber(query);
-	const totalPages = Math.ceil(list.length / PAGE_SIZE);
+	const size = pageSize(query, honourPageSize);
+	const totalPages = Math.max(1, Math.ceil(list.length / size));
 	return {
-		items: list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE),
+		items: list.slice((page - 1) * size, page * size),
 		meta: pageMeta(page, totalPages),
 	};
 }
@@ -346,12 +360,11 @@ async function startSandbox(userOptions = {}) {
 
 	function listDocumentCards(query) {
 		const errors = {};
-		const status = queryValue(query, 'q[status]');
-		if (
-			status !== undefined &&
-			status !== '' &&
-			!['success', 'failure', 'draft'].includes(status)
-		) {
+		// q[status]=x, or the array form q[status][]=x (repeatable): any of them matches.
+		const statuses = [...queryValues(query, 'q[status][]'), queryValue(query, 'q[status]')].filter(
+			(s) => s !== undefined && s !== '',
+		);
+		if (statuses.some((s) => !['success', 'failure', 'draft'].includes(s))) {
 			errors.status = ['is not included in the list'];
 		}
 		const sinceRaw = queryValue(query, 'q[updated_since]');
@@ -374,7 +387,7 @@ async function startSandbox(userOptions = {}) {
 
 		let list = [...store.documents.values()].filter((rec) => {
 			if (!visibleInLists(rec)) return false;
-			if (status && rec.status !== status) return false;
+			if (statuses.length && !statuses.includes(rec.status)) return false;
 			if (templateIds.length && !templateIds.includes(rec.document_template_id)) return false;
 			if (workspaceId && rec.app_id !== workspaceId) return false;
 			if (since !== undefined) {
@@ -390,7 +403,7 @@ async function startSandbox(userOptions = {}) {
 			return true;
 		});
 		list = order(list, (r) => r.updated_at);
-		const { items, meta } = paginate(list, query);
+		const { items, meta } = paginate(list, query, options.honourPageSize);
 		return json(200, { document_cards: items.map(store.asCard), meta });
 	}
 

@@ -103,6 +103,62 @@ function wrap(line, max, indent = '    ') {
 	return out.length ? out : [''];
 }
 
+/** The PDF file around pages of content operators: fonts, page footers, xref. */
+function assemble(pages, title) {
+	pages.forEach((ops, i) => {
+		ops.push(
+			'BT',
+			'/F1 8 Tf',
+			`${MARGIN} ${MARGIN - 8} Td`,
+			`${pdfString(`Page ${i + 1} of ${pages.length}`)} Tj`,
+			'ET',
+		);
+	});
+
+	// Object numbers: 1 catalog, 2 pages, 3 Helvetica, 4 Helvetica-Bold, 5 info,
+	// then for page i: page object 6+2i and its content stream 7+2i.
+	const objects = [];
+	const pageIds = pages.map((_, i) => 6 + 2 * i);
+	objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
+	objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
+	objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+	objects[4] =
+		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
+	objects[5] = `<< /Title ${pdfString(title)} /Producer (document generation sandbox) >>`;
+	pages.forEach((ops, i) => {
+		const stream = `${ops.join('\n')}\n`;
+		objects[6 + 2 * i] =
+			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
+			`/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${7 + 2 * i} 0 R >>`;
+		objects[7 + 2 * i] =
+			`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}endstream`;
+	});
+
+	const chunks = [];
+	let length = 0;
+	const put = (data) => {
+		const buf = Buffer.isBuffer(data) ? data : Buffer.from(data, 'latin1');
+		chunks.push(buf);
+		length += buf.length;
+	};
+	put('%PDF-1.4\n');
+	put(Buffer.from([0x25, 0xe2, 0xe3, 0xcf, 0xd3, 0x0a])); // binary marker comment
+	const offsets = [];
+	for (let n = 1; n < objects.length; n++) {
+		offsets[n] = length;
+		put(`${n} 0 obj\n${objects[n]}\nendobj\n`);
+	}
+	const xrefAt = length;
+	let xref = `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
+	for (let n = 1; n < objects.length; n++)
+		xref += `${String(offsets[n]).padStart(10, '0')} 00000 n \n`;
+	put(xref);
+	put(
+		`trailer\n<< /Size ${objects.length} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xrefAt}\n%%EOF`,
+	);
+	return Buffer.concat(chunks, length);
+}
+
 /**
  * Builds a PDF showing `title` and the payload as "key: value" lines.
  * @param {{title: string, payload: unknown, subtitle?: string}} input
@@ -167,58 +223,7 @@ function buildPdf({ title, payload, subtitle }) {
 		pages.push(ops);
 	} while (index < wrapped.length);
 
-	pages.forEach((ops, i) => {
-		ops.push(
-			'BT',
-			'/F1 8 Tf',
-			`${MARGIN} ${MARGIN - 8} Td`,
-			`${pdfString(`Page ${i + 1} of ${pages.length}`)} Tj`,
-			'ET',
-		);
-	});
-
-	// Object numbers: 1 catalog, 2 pages, 3 Helvetica, 4 Helvetica-Bold, 5 info,
-	// then for page i: page object 6+2i and its content stream 7+2i.
-	const objects = [];
-	const pageIds = pages.map((_, i) => 6 + 2 * i);
-	objects[1] = '<< /Type /Catalog /Pages 2 0 R >>';
-	objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`;
-	objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
-	objects[4] =
-		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
-	objects[5] = `<< /Title ${pdfString(titleLines.join(' '))} /Producer (document generation sandbox) >>`;
-	pages.forEach((ops, i) => {
-		const stream = `${ops.join('\n')}\n`;
-		objects[6 + 2 * i] =
-			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
-			`/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${7 + 2 * i} 0 R >>`;
-		objects[7 + 2 * i] =
-			`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}endstream`;
-	});
-
-	const chunks = [];
-	let length = 0;
-	const put = (data) => {
-		const buf = Buffer.isBuffer(data) ? data : Buffer.from(data, 'latin1');
-		chunks.push(buf);
-		length += buf.length;
-	};
-	put('%PDF-1.4\n');
-	put(Buffer.from([0x25, 0xe2, 0xe3, 0xcf, 0xd3, 0x0a])); // binary marker comment
-	const offsets = [];
-	for (let n = 1; n < objects.length; n++) {
-		offsets[n] = length;
-		put(`${n} 0 obj\n${objects[n]}\nendobj\n`);
-	}
-	const xrefAt = length;
-	let xref = `xref\n0 ${objects.length}\n0000000000 65535 f \n`;
-	for (let n = 1; n < objects.length; n++)
-		xref += `${String(offsets[n]).padStart(10, '0')} 00000 n \n`;
-	put(xref);
-	put(
-		`trailer\n<< /Size ${objects.length} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${xrefAt}\n%%EOF`,
-	);
-	return Buffer.concat(chunks, length);
+	return assemble(pages, titleLines.join(' '));
 }
 
 // ---- PNG (for templates whose output_type is 'image') ----
@@ -278,4 +283,99 @@ function buildPng(seedText, width = 120, height = 40) {
 	]);
 }
 
-module.exports = { buildPdf, buildPng, payloadLines, toAscii };
+/** Width of a text in points, Helvetica, roughly (by kind of character). */
+function textWidth(text, size) {
+	let em = 0;
+	for (const c of text) {
+		if (/[0-9]/.test(c)) em += 0.556;
+		else if (/[A-Z]/.test(c)) em += 0.68;
+		else if (/[ .,:;'!|il]/.test(c)) em += 0.28;
+		else em += 0.53;
+	}
+	return em * size;
+}
+
+/** Table columns: description, then three right-aligned number columns ending at these x. */
+const COLUMNS = [{ x: MARGIN }, { right: 380 }, { right: 470 }, { right: PAGE_WIDTH - MARGIN }];
+
+/**
+ * A document laid out from rendered template text, one instruction per line:
+ * `# Title`, `## Heading`, `---` (a rule), `| a | b | c | d |` (a table row; the first row
+ * after a rule is bold), `>> text` (right-aligned, bold), a blank line (space), or text.
+ */
+function buildLayoutPdf({ text, title }) {
+	const pages = [[]];
+	const top = PAGE_HEIGHT - MARGIN;
+	const bottom = MARGIN + 24;
+	let y = top;
+	let headerRow = true;
+	const page = () => pages[pages.length - 1];
+	const room = (h) => {
+		if (y - h < bottom) {
+			pages.push([]);
+			y = top;
+		}
+	};
+	const write = (str, x, size, bold) =>
+		page().push(
+			'BT',
+			`/F${bold ? 2 : 1} ${size} Tf`,
+			`${x.toFixed(1)} ${y.toFixed(1)} Td`,
+			`${pdfString(str)} Tj`,
+			'ET',
+		);
+	for (const raw of String(text).split('\n')) {
+		const line = raw.trim();
+		if (line === '') {
+			y -= LEADING / 2;
+			continue;
+		}
+		if (line === '---') {
+			room(LEADING);
+			y -= 4;
+			page().push('0.6 G', '0.5 w', `${MARGIN} ${y} m ${PAGE_WIDTH - MARGIN} ${y} l S`, '0 G');
+			y -= LEADING;
+			headerRow = true;
+			continue;
+		}
+		const heading = /^(#{1,2})\s+(.*)$/.exec(line);
+		if (heading) {
+			const size = heading[1] === '#' ? 22 : 11;
+			room(size + 8);
+			y -= heading[1] === '#' ? size : 6;
+			write(toAscii(heading[2]), MARGIN, size, true);
+			y -= heading[1] === '#' ? 14 : LEADING;
+			continue;
+		}
+		if (line.startsWith('|')) {
+			const cells = line
+				.replace(/^\||\|$/g, '')
+				.split('|')
+				.map((c) => toAscii(c.trim()));
+			room(LEADING);
+			cells.slice(0, COLUMNS.length).forEach((cell, i) => {
+				const column = COLUMNS[i];
+				const x = column.right === undefined ? column.x : column.right - textWidth(cell, BODY_SIZE);
+				if (cell) write(cell, x, BODY_SIZE, headerRow);
+			});
+			headerRow = false;
+			y -= LEADING;
+			continue;
+		}
+		if (line.startsWith('>>')) {
+			const str = toAscii(line.slice(2).trim());
+			room(LEADING);
+			write(str, PAGE_WIDTH - MARGIN - textWidth(str, 12), 12, true);
+			y -= LEADING + 2;
+			continue;
+		}
+		for (const part of wrap(toAscii(line), MAX_CHARS, '')) {
+			room(LEADING);
+			write(part, MARGIN, BODY_SIZE, false);
+			y -= LEADING;
+		}
+	}
+	return assemble(pages, toAscii(title || 'Document'));
+}
+
+module.exports = { buildPdf, buildLayoutPdf, buildPng, payloadLines, toAscii };

@@ -4,8 +4,9 @@
 
 const crypto = require('crypto');
 const { uuidV4, isoTime, isoDay, amzDate, toMs } = require('./util');
-const { buildPdf, buildPng } = require('./pdf');
-const { newTemplate } = require('./templates');
+const { buildPdf, buildLayoutPdf, buildPng } = require('./pdf');
+const { newTemplate, INVOICE_BODY } = require('./templates');
+const { renderTemplate, isTemplated } = require('./render');
 
 const DAY = 24 * 3600 * 1000;
 const FAILING_TEMPLATE = 'always-fails';
@@ -113,6 +114,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			output_type: outputType,
 			is_draft: false,
 			template_folder_identifier: folder,
+			...(identifier === 'invoice' ? { body: INVOICE_BODY } : {}),
 			created_at: start - (120 - i) * DAY,
 			updated_at: start - (30 - i) * DAY,
 		}),
@@ -183,6 +185,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			inn.file = {
 				filename: rec.filename,
 				title: template.identifier,
+				body: template.body,
 				outputType: template.output_type,
 				payload: parseOrNull(rec.payload) || {},
 				documentId: rec.id,
@@ -514,7 +517,8 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			failure_cause: rec.status === 'failure' ? rec.failure_cause : null,
 			filename: rec.status === 'success' ? rec.filename : null,
 			meta: rec.meta,
-			...(options.shareLinks ? { public_share_link: shareLinkFor(rec) } : {}),
+			// Always present (the service sends null when there is no link).
+			public_share_link: options.shareLinks ? shareLinkFor(rec) : null,
 			status: rec.status,
 			updated_at: isoTime(rec.updated_at),
 			output_type: rec.output_type,
@@ -540,7 +544,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			meta: c.meta,
 			payload: rec.payload,
 			preview_url: `${baseUrl()}/preview/${rec.id}`,
-			...(options.shareLinks ? { public_share_link: c.public_share_link } : {}),
+			public_share_link: c.public_share_link,
 			status: c.status,
 			updated_at: c.updated_at,
 			output_type: c.output_type,
@@ -560,7 +564,8 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			failure_cause: c.failure_cause,
 			filename: c.filename,
 			meta: c.meta,
-			...(options.shareLinks ? { public_share_link: c.public_share_link } : {}),
+			preview_url: `${baseUrl()}/preview/${rec.id}`,
+			public_share_link: c.public_share_link,
 			status: c.status,
 			updated_at: c.updated_at,
 			output_type: c.output_type,
@@ -619,7 +624,13 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			f.bytes =
 				f.outputType !== 'pdf'
 					? buildPng(`${f.documentId}${JSON.stringify(f.payload)}`)
-					: buildPdf({ title: f.title, payload: f.payload, subtitle: `Document ${f.documentId}` });
+					: isTemplated(f.body)
+						? buildLayoutPdf({ text: renderTemplate(f.body, f.payload), title: f.title })
+						: buildPdf({
+								title: f.title,
+								payload: f.payload,
+								subtitle: `Document ${f.documentId}`,
+							});
 		}
 		return { filename: f.filename, contentType: mimeFor(f.filename), bytes: f.bytes };
 	}

@@ -6,6 +6,31 @@ const { uuidV4, isoTime } = require('./util');
 
 const OUTPUT_TYPES = ['pdf', 'image', 'png', 'jpg', 'webp'];
 
+/**
+ * The body of the seeded "invoice" template: Liquid the sandbox renders (render.js) into the
+ * layout lines of pdf.js (# title, ## heading, --- rule, | table row |, >> total).
+ */
+const INVOICE_BODY = [
+	'# Invoice {{ number }}',
+	'Issued {{ issued_on | default: "on receipt" }}{% if due_on %} - due {{ due_on }}{% endif %}',
+	'---',
+	'## From',
+	'{{ seller.name | default: "Acme Billing Ltd." }}',
+	'{{ seller.address | default: "1 Ledger Lane, Bristol" }}',
+	'{% if seller.vat %}VAT {{ seller.vat }}{% endif %}',
+	'## Bill to',
+	'{{ customer.name }}',
+	'{{ customer.address }}',
+	'{{ customer.email }}',
+	'---',
+	'| Description | Qty | Unit price | Amount |',
+	'{% for line in lines %}| {{ line.description }} | {{ line.quantity }} | {{ line.unit_price | money }} | {{ line.quantity | times: line.unit_price | money }} |',
+	'{% endfor %}---',
+	'>> Total {{ currency }} {{ total | money }}',
+	'',
+	'{{ notes | default: "Thank you for your business." }}',
+].join('\n');
+
 /** A template record; times are ms numbers. Drafts start equal to the published fields. */
 function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest }) {
 	const body = rest.body ?? `<h1>${identifier}</h1>`;
@@ -144,4 +169,4 @@ function templateRoutes({ store, random, now, json, notFound, withBody }) {
 	];
 }
 
-module.exports = { newTemplate, asTemplate, templateRoutes, OUTPUT_TYPES };
+module.exports = { newTemplate, asTemplate, templateRoutes, OUTPUT_TYPES, INVOICE_BODY };

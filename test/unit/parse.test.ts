@@ -5,20 +5,18 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	InputError,
 	isUuid,
-	jsonProblem,
 	parseBinaryPropertyName,
 	parseId,
 	parseIdList,
-	parseJsonLoose,
 	parseJsonObject,
 	parseListFilters,
 	parsePositiveInteger,
 	parseWriteStatus,
-	payloadFromFields,
 	preview,
-	requirePayload,
 	toUnixSeconds,
 } from '../../nodes/shared/helpers/parse';
+import { jsonProblem, parseJsonLoose } from '../../nodes/shared/helpers/json';
+import { payloadFromFields, requirePayload } from '../../nodes/shared/helpers/payload';
 
 const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 const ID2 = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';

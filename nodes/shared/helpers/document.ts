@@ -1,7 +1,7 @@
 /** Shaping API documents into output items. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseJsonLoose } from './parse';
+import { parseJsonLoose } from './json';
 
 /** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {

@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ListFilters } from '../types';
+import { tryParseJson } from './json';
 
 /** A refusal of user input: `message` says what is wrong, `hint` how to fix it. */
 export class InputError extends Error {
@@ -179,103 +180,6 @@ export function parsePositiveInteger(value: unknown, label: string, hint: string
 	return n;
 }
 
-function tryParseJson(text: string): { value: unknown } | { problem: string } {
-	try {
-		return { value: JSON.parse(text) };
-	} catch (error) {
-		return { problem: jsonProblem(String((error as Error).message ?? ''), text) };
-	}
-}
-
-/** "line 2, column 5" for a position in a text of several lines, "character 9" otherwise. */
-function place(text: string, position: number): string {
-	const before = text.slice(0, position);
-	const lines = before.split('\n');
-	if (!text.includes('\n')) return `character ${position + 1}`;
-	return `line ${lines.length}, column ${lines[lines.length - 1].length + 1}`;
-}
-
-/**
- * Where a common mistake sits in a JSON text, scanning outside strings: a comma right before
- * a closing bracket, a name without double quotes, or a single quote. Undefined if none.
- */
-function commonMistake(
-	text: string,
-): { position: number; problem: (at: string) => string } | undefined {
-	let inString = false;
-	let lastSignificant = '';
-	for (let i = 0; i < text.length; i++) {
-		const char = text[i];
-		if (inString) {
-			if (char === '\\') i++;
-			else if (char === '"') inString = false;
-			continue;
-		}
-		if (/\s/.test(char)) continue;
-		if (char === '"') inString = true;
-		else if ((char === '}' || char === ']') && lastSignificant === ',')
-			return {
-				position: i,
-				problem: (at) => `a comma comes right before "${char}"${at}: remove that last comma`,
-			};
-		else if (char === "'")
-			return {
-				position: i,
-				problem: (at) => `texts and names need double quotes ("), not single quotes (')${at}`,
-			};
-		else if (/[A-Za-z_$]/.test(char) && (lastSignificant === '{' || lastSignificant === ',')) {
-			const name = /^[A-Za-z_$][\w$-]*/.exec(text.slice(i))?.[0] ?? char;
-			return {
-				position: i,
-				problem: (at) => `the name ${name} needs double quotes, e.g. "${name}"${at}`,
-			};
-		}
-		lastSignificant = char;
-	}
-	return undefined;
-}
-
-/**
- * The parser's complaint in plain words: the cause (a trailing comma, a name without double
- * quotes, single quotes, a missing ":", an unclosed text, a missing bracket) and where it is.
- * `text` is the JSON that failed; without it only the parser's words are used.
- */
-export function jsonProblem(parserMessage: string, text?: string): string {
-	const match = /at position (\d+)/.exec(parserMessage);
-	const position = match ? Number(match[1]) : undefined;
-	const where = (p: number | undefined) =>
-		p === undefined ? '' : ` at ${text ? place(text, p) : `character ${p + 1}`}`;
-	const at = where(position);
-	if (text !== undefined) {
-		const mistake = commonMistake(text);
-		if (mistake) return mistake.problem(where(mistake.position));
-	}
-	if (/Unexpected end of JSON input/i.test(parserMessage))
-		return 'it ends too early: a closing bracket or quote may be missing';
-	if (/Unterminated string/i.test(parserMessage)) return `a text in quotes is not closed${at}`;
-	if (/Bad control character/i.test(parserMessage))
-		return `a text in quotes is not closed before the end of its line${at}`;
-	if (/property name/i.test(parserMessage) && /Expected ':'/.test(parserMessage))
-		return `a ":" is missing after a name${at}`;
-	if (/property name/i.test(parserMessage))
-		return `names need double quotes, and no comma may come before "}"${at}`;
-	if (/after JSON/i.test(parserMessage))
-		return `there is more text after the end of the object${at}`;
-	const token = /Unexpected token '?(.)'?/.exec(parserMessage);
-	if (token) return `unexpected "${token[1]}"${at}; check quotes, commas and brackets`;
-	return `check quotes, commas and brackets${at}`;
-}
-
-/** Parses a JSON string into a value; anything that is not valid JSON is returned unchanged. */
-export function parseJsonLoose(value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	try {
-		return JSON.parse(value);
-	} catch {
-		return value;
-	}
-}
-
 /** The status a write may set: `pending` (generate now) or `draft`. */
 export function parseWriteStatus(value: unknown): 'pending' | 'draft' {
 	if (value === 'pending' || value === 'draft') return value;
@@ -323,84 +227,4 @@ export function parseListFilters(value: unknown): ListFilters {
 	if (!blank(raw.updatedSince))
 		filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
 	return filters;
-}
-
-/**
- * The payload of the "Fields" mode: key/value rows, a dotted key (`customer.name`) building
- * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
- * value and as an object (`customer` and `customer.name`), is refused.
- */
-export function payloadFromFields(rows: unknown): IDataObject {
-	const list = Array.isArray(rows) ? rows : [];
-	const payload: IDataObject = {};
-	const leaves = new Set<string>();
-	list.forEach((row, index) => {
-		const entry = (row && typeof row === 'object' ? row : {}) as IDataObject;
-		const key = typeof entry.key === 'string' ? entry.key.trim() : String(entry.key ?? '');
-		if (key === '') return;
-		const path = key.split('.').map((part) => part.trim());
-		const where = `field ${index + 1} ("${preview(key)}")`;
-		if (path.some((part) => part === '')) {
-			throw new InputError(
-				`The payload ${where} has an empty part in its name`,
-				'Write names such as customer.name: dots separate the levels, with a name between them',
-			);
-		}
-		let target = payload;
-		path.forEach((part, depth) => {
-			const sofar = path.slice(0, depth + 1).join('.');
-			const last = depth === path.length - 1;
-			const existing = Object.prototype.hasOwnProperty.call(target, part)
-				? target[part]
-				: undefined;
-			if (last) {
-				if (existing !== undefined) {
-					throw new InputError(
-						`The payload ${where} sets "${sofar}", which another field already sets`,
-						'Give each name once; to build a list, put the whole list in one field with an expression',
-					);
-				}
-				Object.defineProperty(target, part, {
-					value: entry.value ?? '',
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
-				leaves.add(sofar);
-				return;
-			}
-			if (existing === undefined) {
-				const child: IDataObject = {};
-				Object.defineProperty(target, part, {
-					value: child,
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
-				target = child;
-			} else if (
-				leaves.has(sofar) ||
-				existing === null ||
-				typeof existing !== 'object' ||
-				Array.isArray(existing)
-			) {
-				throw new InputError(
-					`The payload ${where} puts a name under "${sofar}", which another field sets to a value`,
-					`Use either "${sofar}" or names under it such as "${sofar}.name", not both`,
-				);
-			} else target = existing as IDataObject;
-		});
-	});
-	return payload;
-}
-
-/** A payload to create a document with: one object with at least one key. */
-export function requirePayload(payload: IDataObject | undefined, mode: 'json' | 'fields') {
-	if (payload && Object.keys(payload).length) return payload;
-	throw new InputError(
-		'The payload is empty, so the document would be blank',
-		mode === 'fields'
-			? 'Add the data the template needs under Payload Fields, e.g. customer.name = Ada'
-			: 'Put the data the template needs into Payload (JSON), e.g. {"customer": "Ada", "total": 42}, or map the previous node’s data with {{ $json }}',
-	);
 }

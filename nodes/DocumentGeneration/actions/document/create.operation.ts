@@ -12,9 +12,8 @@ import {
 	parseId,
 	parseJsonObject,
 	parseWriteStatus,
-	payloadFromFields,
-	requirePayload,
 } from '../../../shared/helpers/parse';
+import { payloadFromFields, requirePayload } from '../../../shared/helpers/payload';
 import { createDocument } from '../../../shared/transport';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
 import { createSync } from './sync';

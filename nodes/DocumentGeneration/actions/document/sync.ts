@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { sameJson } from '../../../shared/helpers/document';
 import { asItemError } from '../../../shared/helpers/items';
-import { parseJsonLoose } from '../../../shared/helpers/parse';
+import { parseJsonLoose } from '../../../shared/helpers/json';
 import { timeOf } from '../../../shared/helpers/dates';
 import {
 	createDocumentSync,

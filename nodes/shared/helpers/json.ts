@@ -1,0 +1,98 @@
+/** Reading JSON text the user wrote, and saying plainly what is wrong with it. Pure. */
+
+export function tryParseJson(text: string): { value: unknown } | { problem: string } {
+	try {
+		return { value: JSON.parse(text) };
+	} catch (error) {
+		return { problem: jsonProblem(String((error as Error).message ?? ''), text) };
+	}
+}
+
+/** "line 2, column 5" for a position in a text of several lines, "character 9" otherwise. */
+function place(text: string, position: number): string {
+	const before = text.slice(0, position);
+	const lines = before.split('\n');
+	if (!text.includes('\n')) return `character ${position + 1}`;
+	return `line ${lines.length}, column ${lines[lines.length - 1].length + 1}`;
+}
+
+/**
+ * Where a common mistake sits in a JSON text, scanning outside strings: a comma right before
+ * a closing bracket, a name without double quotes, or a single quote. Undefined if none.
+ */
+function commonMistake(
+	text: string,
+): { position: number; problem: (at: string) => string } | undefined {
+	let inString = false;
+	let lastSignificant = '';
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (inString) {
+			if (char === '\\') i++;
+			else if (char === '"') inString = false;
+			continue;
+		}
+		if (/\s/.test(char)) continue;
+		if (char === '"') inString = true;
+		else if ((char === '}' || char === ']') && lastSignificant === ',')
+			return {
+				position: i,
+				problem: (at) => `a comma comes right before "${char}"${at}: remove that last comma`,
+			};
+		else if (char === "'")
+			return {
+				position: i,
+				problem: (at) => `texts and names need double quotes ("), not single quotes (')${at}`,
+			};
+		else if (/[A-Za-z_$]/.test(char) && (lastSignificant === '{' || lastSignificant === ',')) {
+			const name = /^[A-Za-z_$][\w$-]*/.exec(text.slice(i))?.[0] ?? char;
+			return {
+				position: i,
+				problem: (at) => `the name ${name} needs double quotes, e.g. "${name}"${at}`,
+			};
+		}
+		lastSignificant = char;
+	}
+	return undefined;
+}
+
+/**
+ * The parser's complaint in plain words: the cause (a trailing comma, a name without double
+ * quotes, single quotes, a missing ":", an unclosed text, a missing bracket) and where it is.
+ * `text` is the JSON that failed; without it only the parser's words are used.
+ */
+export function jsonProblem(parserMessage: string, text?: string): string {
+	const match = /at position (\d+)/.exec(parserMessage);
+	const position = match ? Number(match[1]) : undefined;
+	const where = (p: number | undefined) =>
+		p === undefined ? '' : ` at ${text ? place(text, p) : `character ${p + 1}`}`;
+	const at = where(position);
+	if (text !== undefined) {
+		const mistake = commonMistake(text);
+		if (mistake) return mistake.problem(where(mistake.position));
+	}
+	if (/Unexpected end of JSON input/i.test(parserMessage))
+		return 'it ends too early: a closing bracket or quote may be missing';
+	if (/Unterminated string/i.test(parserMessage)) return `a text in quotes is not closed${at}`;
+	if (/Bad control character/i.test(parserMessage))
+		return `a text in quotes is not closed before the end of its line${at}`;
+	if (/property name/i.test(parserMessage) && /Expected ':'/.test(parserMessage))
+		return `a ":" is missing after a name${at}`;
+	if (/property name/i.test(parserMessage))
+		return `names need double quotes, and no comma may come before "}"${at}`;
+	if (/after JSON/i.test(parserMessage))
+		return `there is more text after the end of the object${at}`;
+	const token = /Unexpected token '?(.)'?/.exec(parserMessage);
+	if (token) return `unexpected "${token[1]}"${at}; check quotes, commas and brackets`;
+	return `check quotes, commas and brackets${at}`;
+}
+
+/** Parses a JSON string into a value; anything that is not valid JSON is returned unchanged. */
+export function parseJsonLoose(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value);
+	} catch {
+		return value;
+	}
+}

@@ -1,0 +1,84 @@
+/** The payload of a document to create: from field rows, and never empty. Pure. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { InputError, preview } from './parse';
+
+/**
+ * The payload of the "Fields" mode: key/value rows, a dotted key (`customer.name`) building
+ * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
+ * value and as an object (`customer` and `customer.name`), is refused.
+ */
+export function payloadFromFields(rows: unknown): IDataObject {
+	const list = Array.isArray(rows) ? rows : [];
+	const payload: IDataObject = {};
+	const leaves = new Set<string>();
+	list.forEach((row, index) => {
+		const entry = (row && typeof row === 'object' ? row : {}) as IDataObject;
+		const key = typeof entry.key === 'string' ? entry.key.trim() : String(entry.key ?? '');
+		if (key === '') return;
+		const path = key.split('.').map((part) => part.trim());
+		const where = `field ${index + 1} ("${preview(key)}")`;
+		if (path.some((part) => part === '')) {
+			throw new InputError(
+				`The payload ${where} has an empty part in its name`,
+				'Write names such as customer.name: dots separate the levels, with a name between them',
+			);
+		}
+		let target = payload;
+		path.forEach((part, depth) => {
+			const sofar = path.slice(0, depth + 1).join('.');
+			const last = depth === path.length - 1;
+			const existing = Object.prototype.hasOwnProperty.call(target, part)
+				? target[part]
+				: undefined;
+			if (last) {
+				if (existing !== undefined) {
+					throw new InputError(
+						`The payload ${where} sets "${sofar}", which another field already sets`,
+						'Give each name once; to build a list, put the whole list in one field with an expression',
+					);
+				}
+				Object.defineProperty(target, part, {
+					value: entry.value ?? '',
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
+				leaves.add(sofar);
+				return;
+			}
+			if (existing === undefined) {
+				const child: IDataObject = {};
+				Object.defineProperty(target, part, {
+					value: child,
+					enumerable: true,
+					writable: true,
+					configurable: true,
+				});
+				target = child;
+			} else if (
+				leaves.has(sofar) ||
+				existing === null ||
+				typeof existing !== 'object' ||
+				Array.isArray(existing)
+			) {
+				throw new InputError(
+					`The payload ${where} puts a name under "${sofar}", which another field sets to a value`,
+					`Use either "${sofar}" or names under it such as "${sofar}.name", not both`,
+				);
+			} else target = existing as IDataObject;
+		});
+	});
+	return payload;
+}
+
+/** A payload to create a document with: one object with at least one key. */
+export function requirePayload(payload: IDataObject | undefined, mode: 'json' | 'fields') {
+	if (payload && Object.keys(payload).length) return payload;
+	throw new InputError(
+		'The payload is empty, so the document would be blank',
+		mode === 'fields'
+			? 'Add the data the template needs under Payload Fields, e.g. customer.name = Ada'
+			: 'Put the data the template needs into Payload (JSON), e.g. {"customer": "Ada", "total": 42}, or map the previous node’s data with {{ $json }}',
+	);
+}
