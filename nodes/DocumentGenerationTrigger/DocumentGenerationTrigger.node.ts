@@ -6,7 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { binaryPropertyName, templateIdsFilter, workspaceIdFilter } from '../shared/descriptions';
+import {
+	TRIGGER_SUBTITLE,
+	binaryPropertyName,
+	triggerEvents,
+	templateIdsFilter,
+	workspaceIdFilter,
+} from '../shared/descriptions';
 import { listSearch, loadOptions } from '../shared/methods';
 import { poll } from './poll';
 
@@ -20,8 +26,7 @@ export class DocumentGenerationTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ ($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "When a document is ready or fails" : "When a document fails") : "When a document is ready" }}',
+		subtitle: TRIGGER_SUBTITLE,
 		description: 'Starts the workflow when documents finish generating (success or failure)',
 		defaults: { name: 'PDFMonkey Trigger' },
 		polling: true,
@@ -29,27 +34,7 @@ export class DocumentGenerationTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'documentGenerationApi', required: true }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				options: [
-					{
-						name: 'Generation Failed',
-						value: 'failure',
-						description: 'A document could not be generated',
-					},
-					{
-						name: 'Generation Succeeded',
-						value: 'success',
-						description: 'A document’s file is ready',
-					},
-				],
-				default: ['success'],
-				description:
-					'Which finished states start the workflow. A document generated again fires again.',
-			},
+			triggerEvents,
 			{
 				displayName: 'Filters',
 				name: 'filters',

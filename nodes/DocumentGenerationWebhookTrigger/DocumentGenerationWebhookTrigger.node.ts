@@ -7,7 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { binaryPropertyName, templateIdsFilter, workspaceIdLocator } from '../shared/descriptions';
+import {
+	TRIGGER_SUBTITLE,
+	binaryPropertyName,
+	triggerEvents,
+	templateIdsFilter,
+	workspaceIdLocator,
+} from '../shared/descriptions';
 import { listSearch, loadOptions } from '../shared/methods';
 import { checkExists, create, remove } from './lifecycle';
 import { receive } from './receive';
@@ -22,8 +28,7 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ ($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "When a document is ready or fails" : "When a document fails") : "When a document is ready" }}',
+		subtitle: TRIGGER_SUBTITLE,
 		description:
 			'Starts the workflow the moment a document finishes generating (instant, by webhook)',
 		defaults: { name: 'PDFMonkey Webhook' },
@@ -34,26 +39,7 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				options: [
-					{
-						name: 'Generation Failed',
-						value: 'failure',
-						description: 'A document could not be generated',
-					},
-					{
-						name: 'Generation Succeeded',
-						value: 'success',
-						description: 'A document’s file is ready',
-					},
-				],
-				default: ['success'],
-				description: 'Which finished states start the workflow',
-			},
+			triggerEvents,
 			{
 				displayName: 'Registration',
 				name: 'registration',

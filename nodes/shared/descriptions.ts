@@ -106,3 +106,49 @@ export const binaryPropertyName = (
 	hint: 'The name of the output binary field to put the file in',
 	displayOptions: { show },
 });
+
+/** Return All and Limit of the Get Many operations. */
+export const returnAllAndLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** The Events of both triggers: which finished states start the workflow. */
+export const triggerEvents: INodeProperties = {
+	displayName: 'Events',
+	name: 'events',
+	type: 'multiOptions',
+	required: true,
+	options: [
+		{
+			name: 'Generation Failed',
+			value: 'failure',
+			description: 'A document could not be generated',
+		},
+		{
+			name: 'Generation Succeeded',
+			value: 'success',
+			description: 'A document’s file is ready',
+		},
+	],
+	default: ['success'],
+	description: 'Which finished states start the workflow. A document generated again fires again.',
+};
+
+/** The subtitle of both triggers, from their Events. */
+export const TRIGGER_SUBTITLE =
+	'={{ ($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "When a document is ready or fails" : "When a document fails") : "When a document is ready" }}';

@@ -6,29 +6,18 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { templateIdsFilter, workspaceIdFilter } from '../../../shared/descriptions';
+import {
+	returnAllAndLimit,
+	templateIdsFilter,
+	workspaceIdFilter,
+} from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, runPerItem } from '../../../shared/helpers/items';
 import { parseListFilters, parsePositiveInteger } from '../../../shared/helpers/parse';
 import { listDocumentCards } from '../../../shared/transport';
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllAndLimit,
 	{
 		displayName: 'Filters',
 		name: 'filters',
