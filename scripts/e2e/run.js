@@ -11,8 +11,9 @@
  *     restart of n8n;
  *   - activates the webhook trigger: the hook is registered, a signed delivery starts a run,
  *     forged, stale and unsigned ones answer 401 and start none, deactivation removes it;
- *   - opens the editor in Chromium (playwright-core): owner set-up, the credential test,
- *     each node's panel without parameter warnings, screenshots into docs/screenshots/.
+ *   - opens the editor in Chromium (playwright-core): owner set-up, a credential created and
+ *     tested, each node's panel without parameter warnings (and a control panel with one),
+ *     screenshots into docs/screenshots/.
  * Ends with "N passed, N failed". Set E2E_KEEP=1 to keep the temporary folder (logs). */
 'use strict';
 const fs = require('fs');
@@ -25,7 +26,7 @@ const root = path.resolve(__dirname, '..', '..');
 const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
 const { createN8n, freePort, sleep } = require(path.join(root, 'test', 'e2e', 'n8n'));
 const { workflows, credential, PACKAGE } = require(path.join(root, 'test', 'e2e', 'workflows'));
-const { runBrowser } = require(path.join(root, 'test', 'e2e', 'browser'));
+const { runBrowser, setUpOwner } = require(path.join(root, 'test', 'e2e', 'browser'));
 
 const results = [];
 function check(name, ok, detail = '') {
@@ -157,10 +158,10 @@ async function main() {
 		let t0 = Date.now();
 		await n8n.start();
 		console.log(`e2e: n8n started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		await n8n.rest('POST', '/owner/setup', {
-			email: 'owner@example.test',
-			firstName: 'Ada',
-			lastName: 'Owner',
+		const setUp = await setUpOwner({ n8n, check });
+		if (setUp.skipped) check(`browser: ${setUp.skipped}`, false);
+		await n8n.rest('POST', '/login', {
+			emailOrLdapLoginId: 'owner@example.test',
 			password: 'E2e-Passw0rd!',
 		});
 

@@ -3,24 +3,75 @@
 const fs = require('fs');
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const OWNER = { email: 'owner@example.test', password: 'E2e-Passw0rd!' };
 
-async function runBrowser({ n8n, outDir, check, flows }) {
+const settled = (promise) =>
+	promise.then(
+		() => true,
+		() => false,
+	);
+
+async function withPage(fn) {
 	const executablePath = process.env.E2E_CHROMIUM || CHROMIUM.find((p) => fs.existsSync(p));
 	if (!executablePath) return { skipped: 'no chromium found (apt-get install chromium)' };
 	const { chromium } = require('playwright-core');
 	const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 	try {
-		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		await fn(await browser.newPage({ viewport: { width: 1440, height: 900 } }));
+	} finally {
+		await browser.close();
+	}
+	return {};
+}
+
+/** The first visit: the owner account is set up in the editor's own form. */
+async function setUpOwner({ n8n, check }) {
+	return await withPage(async (page) => {
+		await page.goto(`${n8n.url}/setup`);
+		await page.locator('input[name="email"]').fill(OWNER.email);
+		await page.locator('input[name="firstName"]').fill('Ada');
+		await page.locator('input[name="lastName"]').fill('Owner');
+		await page.locator('input[name="password"]').fill(OWNER.password);
+		await page.getByRole('button', { name: 'Next' }).click();
+		const done = await settled(
+			page.waitForURL((u) => !u.pathname.startsWith('/setup'), { timeout: 30_000 }),
+		);
+		check('browser: the owner is set up in the editor', done);
+	});
+}
+
+async function runBrowser({ n8n, sb, outDir, check, flows }) {
+	return await withPage(async (page) => {
 		fs.mkdirSync(outDir, { recursive: true });
 		await page.goto(`${n8n.url}/signin`);
-		await page.getByLabel(/email/i).first().fill('owner@example.test');
-		await page
-			.getByLabel(/password/i)
-			.first()
-			.fill('E2e-Passw0rd!');
+		await page.locator('input[type="email"]').first().fill(OWNER.email);
+		await page.locator('input[type="password"]').first().fill(OWNER.password);
 		await page.getByRole('button', { name: /sign in/i }).click();
-		await page.waitForURL(/\/home|\/workflows/, { timeout: 30_000 });
-		check('browser: the owner signs in to the editor', true);
+		const signedIn = await settled(
+			page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 }),
+		);
+		check('browser: the owner signs in to the editor', signedIn);
+
+		// A credential created in the editor: saving it runs its test (current_user).
+		await page.goto(`${n8n.url}/home/credentials/create`);
+		await page.getByPlaceholder('Search for app...').fill('PDFMonkey');
+		await page.keyboard.press('Enter');
+		await page.getByRole('button', { name: 'Continue' }).click();
+		const dialog = page.locator('[role="dialog"]').filter({ hasText: 'API Key' }).first();
+		await dialog.waitFor({ timeout: 15_000 });
+		const fields = dialog.locator('[data-test-id="parameter-input-field"]');
+		await fields.nth(0).fill(sb.apiKey);
+		await fields.nth(1).fill(sb.url);
+		await dialog.getByRole('button', { name: 'Save' }).click();
+		const tested = await settled(
+			dialog
+				.getByText(/connection tested successfully/i)
+				.first()
+				.waitFor({ timeout: 20_000 }),
+		);
+		check('browser: a credential created in the editor passes its test', tested);
+		await page.screenshot({ path: `${outDir}/credential.png` });
+		await page.keyboard.press('Escape');
 
 		const openPanel = async (id, nodeName) => {
 			await page.goto(`${n8n.url}/workflow/${id}`);
@@ -37,7 +88,7 @@ async function runBrowser({ n8n, outDir, check, flows }) {
 		const warningsIn = async (panel) =>
 			await panel.locator('[data-test-id="parameter-issues"], .parameter-issues').count();
 
-		// The control: the check below can see a warning when there is one.
+		// The control: a template left empty shows a warning, so the check below can see one.
 		const control = await openPanel(flows.control.id, 'No template');
 		const controlWarnings = await warningsIn(control);
 		check(
@@ -54,18 +105,8 @@ async function runBrowser({ n8n, outDir, check, flows }) {
 			[flows.webhook.id, 'Invoice ready', 'webhook-trigger'],
 		];
 		for (const [id, nodeName, shot] of panels) {
-			await page.goto(`${n8n.url}/workflow/${id}`);
-			const node = page
-				.locator(`[data-name="${nodeName}"], [data-test-id="canvas-node"]:has-text("${nodeName}")`)
-				.first();
-			await node.waitFor({ timeout: 30_000 });
-			await node.dblclick();
-			const panel = page.locator('[data-test-id="ndv"], .ndv-wrapper').first();
-			await panel.waitFor({ timeout: 15_000 });
-			await page.waitForTimeout(1500);
-			const warnings = await panel
-				.locator('[data-test-id="parameter-issues"], .parameter-issues')
-				.count();
+			const panel = await openPanel(id, nodeName);
+			const warnings = await warningsIn(panel);
 			check(
 				`browser: the ${shot.replace('-', ' ')} panel opens with no parameter warning`,
 				warnings === 0,
@@ -74,28 +115,7 @@ async function runBrowser({ n8n, outDir, check, flows }) {
 			await page.screenshot({ path: `${outDir}/${shot}.png` });
 			await page.keyboard.press('Escape');
 		}
-
-		// The credential: open it and press Test.
-		await page.goto(`${n8n.url}/home/credentials`);
-		await page.getByText('PDFMonkey (sandbox)').first().click();
-		const modal = page.locator('[data-test-id="editCredential-modal"], .el-dialog').first();
-		await modal.waitFor({ timeout: 15_000 });
-		const retry = modal.getByRole('button', { name: /retry|test/i }).first();
-		if (await retry.count()) await retry.click();
-		const ok = await modal
-			.getByText(/connection tested successfully/i)
-			.first()
-			.waitFor({ timeout: 20_000 })
-			.then(
-				() => true,
-				() => false,
-			);
-		check('browser: the credential test passes', ok);
-		await page.screenshot({ path: `${outDir}/credential.png` });
-	} finally {
-		await browser.close();
-	}
-	return {};
+	});
 }
 
-module.exports = { runBrowser };
+module.exports = { runBrowser, setUpOwner };
