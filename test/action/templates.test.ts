@@ -67,7 +67,7 @@ describe('template resource', () => {
 				app_id: workspace(),
 				identifier: 'letter',
 				body_draft: '<p>Dear {{ name }}</p>',
-				sample_data_draft: { name: 'Ada' },
+				sample_data_draft: '{"name":"Ada"}',
 				output_type: 'webp',
 			},
 		});

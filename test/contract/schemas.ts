@@ -136,7 +136,12 @@ export const TemplateCard = z
 		app_id: Uuid,
 		output_type: OutputType,
 		is_draft: z.boolean(),
+		template_folder_id: Uuid.nullable(),
 		template_folder_identifier: z.string().nullable(),
+		edition_mode: z.string(),
+		pdf_engine_name: z.string(),
+		pdf_engine_deprecated_on: z.string().nullable(),
+		auth_token: z.string(),
 		created_at: IsoTime,
 		updated_at: IsoTime,
 	})

@@ -293,7 +293,16 @@ async function startSandbox(userOptions = {}) {
 			},
 		],
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
-		...templateRoutes({ store, random, now: () => clock.now(), json, notFound, withBody }),
+		...templateRoutes({
+			store,
+			random,
+			now: () => clock.now(),
+			json,
+			notFound,
+			withBody,
+			paginate,
+			queryValue,
+		}),
 		...webhooks.routes({ json, notFound, withBody, unprocessable }),
 	];
 

@@ -579,7 +579,13 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			app_id: t.app_id,
 			output_type: t.output_type,
 			is_draft: t.is_draft,
+			template_folder_id: t.template_folder_id,
 			template_folder_identifier: t.template_folder_identifier,
+			edition_mode: t.edition_mode,
+			pdf_engine_name: t.pdf_engine_name,
+			pdf_engine_deprecated_on: null,
+			// Cards carry the template's token too (the official client's types say so).
+			auth_token: t.auth_token,
 			created_at: isoTime(t.created_at),
 			updated_at: isoTime(t.updated_at),
 		};

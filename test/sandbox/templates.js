@@ -112,9 +112,20 @@ function templateChanges(body, creating, { workspaces, ValidationError }) {
  * The document_templates routes: [methods, pattern, handler(ctx, id)]. `deps` gives the store,
  * the clock, the random source and the response helpers of the sandbox.
  */
-function templateRoutes({ store, random, now, json, notFound, withBody }) {
+function templateRoutes({ store, random, now, json, notFound, withBody, paginate, queryValue }) {
 	const deps = { workspaces: store.workspaces, ValidationError: store.ValidationError };
 	return [
+		[
+			// The full records, 24 a page (the service's own n8n node tests its credential here).
+			'GET',
+			/^\/api\/v1\/document_templates$/,
+			(ctx) => {
+				const workspaceId = queryValue(ctx.query, 'q[workspace_id]');
+				const list = store.templates.filter((t) => !workspaceId || t.app_id === workspaceId);
+				const { items, meta } = paginate(list, ctx.query);
+				return json(200, { document_templates: items.map(asTemplate), meta });
+			},
+		],
 		[
 			'GET',
 			/^\/api\/v1\/document_templates\/([^/]+)$/,

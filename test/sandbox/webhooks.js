@@ -85,7 +85,10 @@ function createWebhooks({ store, random, clock, options }) {
 		const channel = meta && typeof meta === 'object' ? meta._webhook_channel : undefined;
 		return [...hooks.values()].filter(
 			(h) =>
-				h.event === event &&
+				h.event
+					.split(',')
+					.map((e) => e.trim())
+					.includes(event) &&
 				h.workspace_id === rec.app_id &&
 				(!h.document_template_ids ||
 					!h.document_template_ids.length ||
@@ -120,7 +123,11 @@ function createWebhooks({ store, random, clock, options }) {
 						const add = (k, m) => (errors[k] = errors[k] || []).push(m);
 						if (typeof body.url !== 'string' || !/^https?:\/\//.test(body.url))
 							add('url', 'is invalid');
-						if (!EVENTS.includes(body.event)) add('event', 'is not included in the list');
+						// One event, or several separated by commas (the official client joins them so).
+						const events =
+							typeof body.event === 'string' ? body.event.split(',').map((e) => e.trim()) : [];
+						if (!events.length || events.some((e) => !EVENTS.includes(e)))
+							add('event', 'is not included in the list');
 						if (!store.workspaces.some((w) => w.id === body.workspace_id))
 							add('workspace', 'must exist');
 						const templates = body.document_template_ids;
@@ -139,6 +146,8 @@ function createWebhooks({ store, random, clock, options }) {
 							document_template_ids: templates ?? null,
 							custom_channel: body.custom_channel ?? null,
 							platform: body.platform ?? null,
+							created_at: new Date(clock.now()).toISOString(),
+							updated_at: new Date(clock.now()).toISOString(),
 						};
 						hooks.set(id, hook);
 						return json(201, { rest_hook: hook });

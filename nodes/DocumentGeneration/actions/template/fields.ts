@@ -84,7 +84,9 @@ export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObje
 	if (raw.body !== undefined) fields.body_draft = String(raw.body);
 	if (raw.styles !== undefined) fields.scss_style_draft = String(raw.styles);
 	if (raw.sampleData !== undefined) {
-		fields.sample_data_draft = parseJsonObject(raw.sampleData, 'sample data') ?? {};
+		// Checked as one object, sent as JSON text: the service keeps sample data as text (its
+		// official client sends a string).
+		fields.sample_data_draft = JSON.stringify(parseJsonObject(raw.sampleData, 'sample data') ?? {});
 	}
 	if (raw.outputType !== undefined) {
 		if (!OUTPUT_TYPES.includes(String(raw.outputType)))

@@ -1,0 +1,195 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * Replays of what real clients of the service send, against the sandbox: the exact paths,
+ * query strings, bodies and headers of the official Node SDK, the official Ruby gem and the
+ * service's own n8n node, and the fields they read back. Where the sandbox answers like the
+ * service, every one of them works; where a client does something the service refuses, the
+ * sandbox refuses it too.
+ */
+import { request } from 'undici';
+
+import { startSandbox, type Sandbox } from '../sandbox';
+
+let sb: Sandbox;
+
+beforeAll(async () => {
+	sb = await startSandbox({ pendingMs: 20, generatingMs: 60 });
+});
+
+afterAll(async () => {
+	await sb.close();
+});
+
+async function send(
+	method: string,
+	path: string,
+	body?: unknown,
+	headers: Record<string, string> = {},
+) {
+	const res = await request(`${sb.url}${path}`, {
+		method: method as 'GET',
+		headers: {
+			authorization: `Bearer ${sb.apiKey}`,
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			...headers,
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await res.body.text();
+	return { status: res.statusCode, json: text ? JSON.parse(text) : undefined };
+}
+
+const template = (identifier: string) => sb.templates.find((t) => t.identifier === identifier)!.id;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the official Node SDK', () => {
+	test('documents.create: {document} with payload as JSON text and meta serialised', async () => {
+		const r = await send('POST', '/api/v1/documents', {
+			document: {
+				document_template_id: template('invoice'),
+				payload: JSON.stringify({ number: 'N-1' }),
+				meta: JSON.stringify({ _filename: 'n-1.pdf', customerId: '1985782' }),
+				status: 'pending',
+			},
+		});
+		expect(r.status).toBe(201);
+		expect(JSON.parse(r.json.document.payload)).toEqual({ number: 'N-1' });
+		expect(JSON.parse(r.json.document.meta)).toEqual({
+			_filename: 'n-1.pdf',
+			customerId: '1985782',
+		});
+	});
+
+	test('documents.generateSync: documents/sync answers {document_card} once generated', async () => {
+		const r = await send('POST', '/api/v1/documents/sync', {
+			document: {
+				document_template_id: template('invoice'),
+				payload: '{"n":2}',
+				status: 'pending',
+			},
+		});
+		expect(r.status).toBe(200);
+		expect(r.json.document_card).toMatchObject({
+			status: 'success',
+			preview_url: expect.any(String),
+		});
+		expect(r.json.document_card).toHaveProperty('public_share_link');
+	});
+
+	test('documentCards.list: q[...] filters in the single form, page[number]; the meta it reads', async () => {
+		const query = `q[document_template_id]=${template('invoice')}&q[status]=success&page[number]=1`;
+		const r = await send('GET', `/api/v1/document_cards?${query}`);
+		expect(r.status).toBe(200);
+		expect(r.json.meta).toEqual(
+			expect.objectContaining({ current_page: 1, total_pages: expect.any(Number) }),
+		);
+		expect(Array.isArray(r.json.document_cards)).toBe(true);
+	});
+
+	test('documentTemplates: cards listed with q[workspace_id], created with app_id, sample data as text', async () => {
+		const workspace = sb.workspaces[0].id;
+		const cards = await send(
+			'GET',
+			`/api/v1/document_template_cards?q[workspace_id]=${workspace}&page[number]=1`,
+		);
+		expect(cards.json.document_template_cards[0]).toHaveProperty('auth_token');
+		const created = await send('POST', '/api/v1/document_templates', {
+			document_template: {
+				identifier: 'from-sdk',
+				app_id: workspace,
+				body_draft: '<p>{{ a }}</p>',
+				sample_data_draft: '{"a": 1}',
+				settings_draft: { margin: 10 },
+			},
+		});
+		expect(created.status).toBe(201);
+		expect(created.json.document_template).toMatchObject({
+			sample_data_draft: '{"a": 1}',
+			auth_token: expect.any(String),
+		});
+	});
+
+	test('restHooks.create: several events joined by commas, platform "api"; delete', async () => {
+		const created = await send('POST', '/api/v1/rest_hooks', {
+			rest_hook: {
+				url: 'https://example.test/hooks',
+				workspace_id: sb.workspaces[0].id,
+				event: 'documents.generation.success,documents.generation.failure',
+				platform: 'api',
+			},
+		});
+		expect(created.status).toBe(201);
+		expect(created.json.rest_hook).toMatchObject({
+			platform: 'api',
+			created_at: expect.any(String),
+		});
+		expect((await send('DELETE', `/api/v1/rest_hooks/${created.json.rest_hook.id}`)).status).toBe(
+			204,
+		);
+	});
+});
+
+describe('the official Ruby gem', () => {
+	test('Document.generate!: {document} with every attribute, nulls included, JSON texts; reload! until done', async () => {
+		const r = await send('POST', '/api/v1/documents', {
+			document: {
+				app_id: null,
+				checksum: null,
+				created_at: null,
+				document_template_id: template('receipt'),
+				download_url: null,
+				id: null,
+				meta: '{}',
+				payload: '{"amount":12}',
+				preview_url: null,
+				status: 'pending',
+				updated_at: null,
+			},
+		});
+		expect(r.status).toBe(201);
+		const id = r.json.document.id;
+		let status = r.json.document.status;
+		for (let i = 0; i < 50 && !['error', 'failure', 'success'].includes(status); i++) {
+			await sleep(20);
+			status = (await send('GET', `/api/v1/documents/${id}`)).json.document.status;
+		}
+		expect(status).toBe('success');
+	});
+});
+
+describe("the service's own n8n node", () => {
+	test('create without the {document} wrapper, payload and meta as objects; polls the card', async () => {
+		const r = await send('POST', '/api/v1/documents', {
+			document_template_id: template('invoice'),
+			payload: { number: 'X' },
+			meta: { _filename: 'x.pdf' },
+			status: 'pending',
+		});
+		expect(r.status).toBe(201);
+		const id = r.json.document.id;
+		let card = (await send('GET', `/api/v1/document_cards/${id}`)).json.document_card;
+		for (let i = 0; i < 50 && card.status !== 'success' && card.status !== 'failure'; i++) {
+			await sleep(20);
+			card = (await send('GET', `/api/v1/document_cards/${id}`)).json.document_card;
+		}
+		expect(card).toMatchObject({
+			status: 'success',
+			filename: 'x.pdf',
+			download_url: expect.any(String),
+		});
+	});
+
+	test('its credential test lists document_templates', async () => {
+		const r = await send('GET', '/api/v1/document_templates');
+		expect(r.status).toBe(200);
+		expect(r.json.document_templates.length).toBeGreaterThan(0);
+	});
+
+	test('it fetches download_url with the API key: refused by the file host, as object storage does', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		const url = sb.downloadUrlFor(id);
+		const res = await request(url, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+		expect(res.statusCode).toBe(400);
+		expect(await res.body.text()).toMatch(/Only one auth mechanism allowed/);
+	});
+});
