@@ -193,3 +193,48 @@ describe("the service's own n8n node", () => {
 		expect(await res.body.text()).toMatch(/Only one auth mechanism allowed/);
 	});
 });
+
+describe('the rest of the account that clients call', () => {
+	test('workspaces, template folders and snippets (only with q[workspace_id]), PDF engines', async () => {
+		const workspace = sb.workspaces[0].id;
+		expect((await send('GET', '/api/v1/workspaces')).json.workspaces[0]).toHaveProperty(
+			'invite_token',
+		);
+		expect((await send('GET', `/api/v1/workspaces/${workspace}`)).json.workspace.id).toBe(
+			workspace,
+		);
+		expect((await send('GET', '/api/v1/template_folders')).json.template_folders).toEqual([]);
+		const folders = await send('GET', `/api/v1/template_folders?q[workspace_id]=${workspace}`);
+		expect(folders.json.template_folders.map((f: { identifier: string }) => f.identifier)).toEqual([
+			'Billing',
+		]);
+		const folder = await send('POST', '/api/v1/template_folders', {
+			template_folder: { identifier: 'Letters', app_id: workspace },
+		});
+		expect(folder.status).toBe(201);
+		const snippets = await send('GET', `/api/v1/snippets?q[workspace_id]=${workspace}`);
+		expect(snippets.json.snippets[0]).toMatchObject({
+			identifier: 'company-footer',
+			code: expect.any(String),
+		});
+		const engines = await send('GET', '/api/v1/pdf_engines');
+		expect(engines.json.pdf_engines.map((e: { name: string }) => e.name)).toEqual(['v3', 'v4']);
+	});
+
+	test('rate limiting, when turned on: 429 with Retry-After in seconds', async () => {
+		const limited = await startSandbox({ rateLimit: { requests: 2, perMs: 60_000 } });
+		try {
+			const call = async () =>
+				await request(`${limited.url}/api/v1/current_user`, {
+					headers: { authorization: `Bearer ${limited.apiKey}` },
+				});
+			expect((await call()).statusCode).toBe(200);
+			expect((await call()).statusCode).toBe(200);
+			const third = await call();
+			expect(third.statusCode).toBe(429);
+			expect(Number(third.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+		} finally {
+			await limited.close();
+		}
+	});
+});

@@ -39,6 +39,8 @@ export interface SandboxOptions {
 	webhooks?: boolean;
 	/** the document list honours page[size] (1–100); default false (always 24) */
 	honourPageSize?: boolean;
+	/** at most `requests` API calls per `perMs`, then 429 with Retry-After; default none */
+	rateLimit?: { requests: number; perMs: number } | null;
 }
 
 export interface RestHook {

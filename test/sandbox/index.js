@@ -12,6 +12,7 @@ const { createClock } = require('./clock');
 const { createStore, ValidationError } = require('./store');
 const { templateRoutes } = require('./templates');
 const { createWebhooks, DEFAULT_WEBHOOK_SECRET } = require('./webhooks');
+const { createCatalog } = require('./catalog');
 const {
 	createRandom,
 	shuffled,
@@ -46,6 +47,7 @@ const DEFAULT_OPTIONS = {
 	webhookSecret: DEFAULT_WEBHOOK_SECRET,
 	webhooks: true,
 	honourPageSize: false,
+	rateLimit: null,
 	seed: undefined,
 };
 
@@ -228,6 +230,7 @@ async function startSandbox(userOptions = {}) {
 		onFinished: (rec) => webhooks && webhooks.onFinished(rec),
 	});
 	webhooks = createWebhooks({ store, random, clock, options });
+	const catalog = createCatalog({ store, random, now: () => clock.now() });
 	const faults = createFaults();
 	const requests = [];
 	const sockets = new Set();
@@ -304,6 +307,7 @@ async function startSandbox(userOptions = {}) {
 			queryValue,
 		}),
 		...webhooks.routes({ json, notFound, withBody, unprocessable }),
+		...catalog.routes({ json, notFound, withBody, unprocessable, paginate, queryValue }),
 	];
 
 	/**
@@ -554,6 +558,26 @@ async function startSandbox(userOptions = {}) {
 		return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
 	}
 
+	// ---- rate limit (an option: the service publishes none) ----
+
+	const recent = [];
+	/** A 429 with Retry-After (whole seconds) when `rateLimit` allows no more API calls now. */
+	function rateLimited() {
+		const limit = options.rateLimit;
+		if (!limit || !(limit.requests > 0) || !(limit.perMs > 0)) return null;
+		const now = clock.now();
+		while (recent.length && recent[0] <= now - limit.perMs) recent.shift();
+		if (recent.length < limit.requests) {
+			recent.push(now);
+			return null;
+		}
+		const wait = Math.max(1, Math.ceil((recent[0] + limit.perMs - now) / 1000));
+		return {
+			...errorList(429, 'Too Many Requests', 'Too many requests. Please retry later.'),
+			headers: { 'content-type': JSON_TYPE, 'retry-after': String(wait) },
+		};
+	}
+
 	// ---- dispatch ----
 
 	/** Produces the response descriptor for a request (the "handling"). */
@@ -571,6 +595,8 @@ async function startSandbox(userOptions = {}) {
 			if (!match || !allowed.includes(ctx.method)) continue;
 			if (ctx.authorization !== `Bearer ${options.apiKey}`)
 				return errorList(401, 'Unauthorized', UNAUTHORIZED_DETAIL);
+			const limited = rateLimited();
+			if (limited) return limited;
 			const params = match.slice(1).map((p) => {
 				try {
 					return decodeURIComponent(p);
