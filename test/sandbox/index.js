@@ -6,20 +6,19 @@
 //   ... point clients at sb.url with `Authorization: Bearer ${sb.apiKey}` ...
 //   await sb.close();
 
-const crypto = require('crypto');
 const http = require('http');
 const { createClock } = require('./clock');
 const { createStore, ValidationError } = require('./store');
 const { templateRoutes } = require('./templates');
 const { createWebhooks, DEFAULT_WEBHOOK_SECRET } = require('./webhooks');
 const { createCatalog } = require('./catalog');
+const { createFiles } = require('./files');
 const {
 	createRandom,
 	shuffled,
 	parseQuery,
 	queryValue,
 	queryValues,
-	parseAmzDate,
 } = require('./util');
 
 const DEFAULT_API_KEY = 'sk_test_sandbox_0123456789abcdef';
@@ -69,16 +68,6 @@ function notFound(kind, id) {
 
 function unprocessable(errors) {
 	return json(422, { errors });
-}
-
-function xmlError(status, code, message, extra = '') {
-	return {
-		status,
-		headers: { 'content-type': 'application/xml' },
-		body:
-			`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message>` +
-			`${extra}<RequestId>SANDBOX</RequestId></Error>`,
-	};
 }
 
 /** Locates a JSON syntax error as "line L column C" from V8's message when it has a position. */
@@ -447,116 +436,7 @@ async function startSandbox(userOptions = {}) {
 		return json(200, { workspace_cards: items.map(store.asWorkspaceCard), meta });
 	}
 
-	// ---- files (presigned downloads and share links) ----
-
-	function serveFile(ctx, file, head) {
-		return {
-			status: 200,
-			headers: {
-				'content-type': file.contentType,
-				'content-length': String(file.bytes.length),
-				etag: `"${crypto.createHash('md5').update(file.bytes).digest('hex')}"`,
-				'accept-ranges': 'bytes',
-			},
-			body: head ? '' : file.bytes,
-			contentLength: file.bytes.length,
-		};
-	}
-
-	function handleDownload(ctx, id, encodedName) {
-		if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-			return xmlError(
-				405,
-				'MethodNotAllowed',
-				'The specified method is not allowed against this resource.',
-			);
-		}
-		if (ctx.authorization !== undefined) {
-			return xmlError(
-				400,
-				'InvalidArgument',
-				'Only one auth mechanism allowed',
-				'<ArgumentName>Authorization</ArgumentName>',
-			);
-		}
-		const q = ctx.query;
-		const date = queryValue(q, 'X-Amz-Date');
-		const expires = queryValue(q, 'X-Amz-Expires');
-		const signature = queryValue(q, 'X-Amz-Signature');
-		if (
-			!date ||
-			!expires ||
-			!signature ||
-			queryValue(q, 'X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256'
-		) {
-			return xmlError(
-				403,
-				'AccessDenied',
-				'Query-string authentication requires the X-Amz-Algorithm, X-Amz-Date, X-Amz-Expires and X-Amz-Signature parameters',
-			);
-		}
-		const signedAt = parseAmzDate(date);
-		const expected = store.sign(ctx.path, date, Number(expires));
-		if (!/^\d+$/.test(expires) || Number.isNaN(signedAt) || signature !== expected) {
-			return xmlError(
-				403,
-				'SignatureDoesNotMatch',
-				'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
-			);
-		}
-		if (clock.now() > signedAt + Number(expires) * 1000) {
-			return xmlError(
-				403,
-				'AccessDenied',
-				'Request has expired',
-				`<X-Amz-Expires>${expires}</X-Amz-Expires>`,
-			);
-		}
-		const file = store.fileOf(id);
-		let name;
-		try {
-			name = decodeURIComponent(encodedName);
-		} catch {
-			name = encodedName;
-		}
-		if (!file || file.filename !== name)
-			return xmlError(404, 'NoSuchKey', 'The specified key does not exist.');
-		return serveFile(ctx, file, ctx.method === 'HEAD');
-	}
-
-	function handleShare(ctx, token) {
-		const found = store.fileByShareToken(token);
-		if (
-			!found ||
-			!found.file ||
-			!options.shareLinks ||
-			!found.rec ||
-			found.rec.status !== 'success'
-		) {
-			return {
-				status: 404,
-				headers: { 'content-type': 'text/plain; charset=utf-8' },
-				body: 'Not Found',
-			};
-		}
-		return serveFile(ctx, found.file, ctx.method === 'HEAD');
-	}
-
-	function handlePreview(ctx, id) {
-		const rec = store.documents.get(id);
-		if (!rec)
-			return {
-				status: 404,
-				headers: { 'content-type': 'text/plain; charset=utf-8' },
-				body: 'Not Found',
-			};
-		const url = rec.status === 'success' ? store.downloadUrlFor(rec) : null;
-		const esc = (s) => String(s).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-		const body = url
-			? `<!doctype html><title>${esc(rec.filename)}</title><iframe src="${esc(url)}" style="width:100%;height:95vh;border:0"></iframe>`
-			: `<!doctype html><title>Preview</title><p>Document ${esc(rec.id)} is ${esc(rec.status)}.</p>`;
-		return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body };
-	}
+	const files = createFiles({ store, clock, options });
 
 	// ---- rate limit (an option: the service publishes none) ----
 
@@ -583,10 +463,10 @@ async function startSandbox(userOptions = {}) {
 	/** Produces the response descriptor for a request (the "handling"). */
 	async function handle(ctx) {
 		let m;
-		if ((m = /^\/files\/([^/]+)\/([^/]+)$/.exec(ctx.path))) return handleDownload(ctx, m[1], m[2]);
-		if ((m = /^\/share\/([^/]+)\/[^/]+$/.exec(ctx.path))) return handleShare(ctx, m[1]);
+		if ((m = /^\/files\/([^/]+)\/([^/]+)$/.exec(ctx.path))) return files.download(ctx, m[1], m[2]);
+		if ((m = /^\/share\/([^/]+)\/[^/]+$/.exec(ctx.path))) return files.share(ctx, m[1]);
 		if ((m = /^\/preview\/([^/]+)$/.exec(ctx.path)) && ctx.method === 'GET')
-			return handlePreview(ctx, m[1]);
+			return files.preview(ctx, m[1]);
 
 		const path = ctx.path.length > 1 ? ctx.path.replace(/\/+$/, '') : ctx.path;
 		for (const [methods, pattern, fn] of routes) {
