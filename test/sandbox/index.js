@@ -13,13 +13,7 @@ const { templateRoutes } = require('./templates');
 const { createWebhooks, DEFAULT_WEBHOOK_SECRET } = require('./webhooks');
 const { createCatalog } = require('./catalog');
 const { createFiles } = require('./files');
-const {
-	createRandom,
-	shuffled,
-	parseQuery,
-	queryValue,
-	queryValues,
-} = require('./util');
+const { createRandom, shuffled, parseQuery, queryValue, queryValues } = require('./util');
 
 const DEFAULT_API_KEY = 'sk_test_sandbox_0123456789abcdef';
 const PAGE_SIZE = 24;
