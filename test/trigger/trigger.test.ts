@@ -590,6 +590,9 @@ describe('events, filters and files', () => {
 		await activate({ sb, poller });
 		sb.clock.advance(1000);
 		const [good] = finishMany(sb, 1, { meta: { _filename: 'receipt-42.pdf', order: 42 } });
+		// Later by 10 ms: items come oldest first (at the same instant, the order would follow
+		// the ids, which the seeded sandbox draws).
+		sb.clock.advance(10);
 		const [bad] = finishMany(sb, 1, { status: 'failure' });
 
 		sb.faults.add({ type: 'status', status: 404, path: '/files/', times: 1 });
