@@ -24,6 +24,20 @@ async function withPage(fn) {
 	return {};
 }
 
+/**
+ * Closes the drawers n8n opens by itself (what's new, the satisfaction survey), which would
+ * otherwise cover the page.
+ */
+async function closeDrawers(page) {
+	await page.waitForTimeout(1500);
+	for (let i = 0; i < 5; i++) {
+		const close = page.locator('[role="dialog"] .el-drawer__close-btn').first();
+		if (!(await close.count())) return;
+		await close.click({ timeout: 5000 }).catch(() => undefined);
+		await page.waitForTimeout(400);
+	}
+}
+
 /** The first visit: the owner account is set up in the editor's own form. */
 async function setUpOwner({ n8n, check }) {
 	return await withPage(async (page) => {
@@ -51,30 +65,43 @@ async function runBrowser({ n8n, sb, outDir, check, flows }) {
 			page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30_000 }),
 		);
 		check('browser: the owner signs in to the editor', signedIn);
+		await closeDrawers(page);
 
 		// A credential created in the editor: saving it runs its test (current_user).
 		await page.goto(`${n8n.url}/home/credentials/create`);
-		await page.getByPlaceholder('Search for app...').fill('PDFMonkey');
+		const search = page.getByPlaceholder('Search for app...');
+		await search.waitFor({ timeout: 30_000 });
+		await search.fill('PDFMonkey');
+		await page
+			.getByText('Document Generation (PDFMonkey) API')
+			.first()
+			.waitFor({ timeout: 15_000 });
 		await page.keyboard.press('Enter');
 		await page.getByRole('button', { name: 'Continue' }).click();
 		const dialog = page.locator('[role="dialog"]').filter({ hasText: 'API Key' }).first();
-		await dialog.waitFor({ timeout: 15_000 });
-		const fields = dialog.locator('[data-test-id="parameter-input-field"]');
-		await fields.nth(0).fill(sb.apiKey);
-		await fields.nth(1).fill(sb.url);
-		await dialog.getByRole('button', { name: 'Save' }).click();
-		const tested = await settled(
-			dialog
-				.getByText(/connection tested successfully/i)
-				.first()
-				.waitFor({ timeout: 20_000 }),
-		);
+		const apiKey = dialog.locator('input[type="password"]').first();
+		const baseUrl = dialog.locator('input[placeholder="https://api.pdfmonkey.io"]').first();
+		let tested = false;
+		try {
+			await apiKey.waitFor({ timeout: 30_000 });
+			await apiKey.fill(sb.apiKey);
+			await baseUrl.fill(sb.url);
+			await dialog.getByRole('button', { name: 'Save' }).click();
+			tested = await settled(
+				dialog
+					.getByText(/connection tested successfully/i)
+					.first()
+					.waitFor({ timeout: 20_000 }),
+			);
+		} finally {
+			await page.screenshot({ path: `${outDir}/credential.png` });
+		}
 		check('browser: a credential created in the editor passes its test', tested);
-		await page.screenshot({ path: `${outDir}/credential.png` });
 		await page.keyboard.press('Escape');
 
 		const openPanel = async (id, nodeName) => {
 			await page.goto(`${n8n.url}/workflow/${id}`);
+			await closeDrawers(page);
 			const node = page
 				.locator(`[data-name="${nodeName}"], [data-test-id="canvas-node"]:has-text("${nodeName}")`)
 				.first();
