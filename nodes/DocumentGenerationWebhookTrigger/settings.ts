@@ -1,16 +1,14 @@
 /** The webhook trigger's parameters, read and checked. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import { InputError, parseBinaryPropertyName, parseId, parseIdList } from '../shared/helpers/parse';
-
-export const EVENTS = ['success', 'failure'] as const;
-export type WebhookEvent = (typeof EVENTS)[number];
+import type { TriggerEvent } from '../shared/helpers/parse';
+import { parseFileOption, parseId, parseIdList, parseTriggerEvents } from '../shared/helpers/parse';
 
 /** The service's event name for a chosen event. */
-export const serviceEvent = (event: WebhookEvent) => `documents.generation.${event}`;
+export const serviceEvent = (event: TriggerEvent) => `documents.generation.${event}`;
 
 export interface WebhookSettings {
-	events: WebhookEvent[];
+	events: TriggerEvent[];
 	registration: 'automatic' | 'manual';
 	workspaceId?: string;
 	templateIds: string[];
@@ -22,22 +20,7 @@ export interface WebhookSettings {
 type Context = IHookFunctions | IWebhookFunctions;
 
 export function readWebhookSettings(ctx: Context): WebhookSettings {
-	const raw = ctx.getNodeParameter('events', ['success']) as unknown;
-	const list = Array.isArray(raw) ? raw : String(raw ?? '').split(/[\s,;]+/);
-	const events: WebhookEvent[] = [];
-	for (const value of list.map((v) => String(v).trim()).filter(Boolean)) {
-		if (!EVENTS.includes(value as WebhookEvent))
-			throw new InputError(
-				`The event "${value}" is not one the trigger knows`,
-				'Choose Generation Succeeded and/or Generation Failed',
-			);
-		if (!events.includes(value as WebhookEvent)) events.push(value as WebhookEvent);
-	}
-	if (!events.length)
-		throw new InputError(
-			'No event is chosen',
-			'Choose Generation Succeeded and/or Generation Failed under Events',
-		);
+	const events = parseTriggerEvents(ctx.getNodeParameter('events', ['success']));
 	const registration =
 		ctx.getNodeParameter('registration', 'automatic') === 'manual' ? 'manual' : 'automatic';
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
@@ -49,23 +32,22 @@ export function readWebhookSettings(ctx: Context): WebhookSettings {
 		registration === 'automatic'
 			? parseId(ctx.getNodeParameter('workspaceId', undefined, { extractValue: true }), 'workspace')
 			: undefined;
-	const download = ctx.getNodeParameter('download', false) === true;
+	const file = parseFileOption(ctx.getNodeParameter('download', false), () =>
+		ctx.getNodeParameter('binaryPropertyName', 'data'),
+	);
 	return {
 		events,
 		registration,
 		workspaceId,
 		templateIds: parseIdList(filters.templateIds, 'template filter'),
 		channel,
-		download,
-		binaryPropertyName: download
-			? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', 'data'))
-			: 'data',
+		...file,
 	};
 }
 
 /** Why a document does not match the settings, or undefined when it does. */
 export function mismatch(document: IDataObject, settings: WebhookSettings): string | undefined {
-	if (!settings.events.includes(document.status as WebhookEvent))
+	if (!settings.events.includes(document.status as TriggerEvent))
 		return `its status "${String(document.status)}" is not a chosen event`;
 	const template = String(document.document_template_id ?? '').toLowerCase();
 	if (settings.templateIds.length && !settings.templateIds.includes(template))

@@ -6,11 +6,13 @@ import {
 	InputError,
 	isUuid,
 	parseBinaryPropertyName,
+	parseFileOption,
 	parseId,
 	parseIdList,
 	parseJsonObject,
 	parseListFilters,
 	parsePositiveInteger,
+	parseTriggerEvents,
 	parseWriteStatus,
 	preview,
 	toUnixSeconds,
@@ -384,5 +386,27 @@ describe('payloadFromFields (Payload Mode "Fields")', () => {
 			'The payload is empty, so the document would be blank',
 		);
 		expect(refusal(() => requirePayload(undefined, 'json')).hint).toMatch(/\{\{ \$json \}\}/);
+	});
+});
+
+describe('parseTriggerEvents and parseFileOption (both triggers)', () => {
+	test('a list or comma-separated text; duplicates dropped; unknown or none refused', () => {
+		expect(parseTriggerEvents(['success'])).toEqual(['success']);
+		expect(parseTriggerEvents(' failure, success ,failure')).toEqual(['failure', 'success']);
+		expect(refusal(() => parseTriggerEvents(['done'])).message).toBe(
+			'The event "done" is not one the trigger knows',
+		);
+		expect(refusal(() => parseTriggerEvents([])).message).toBe('No event is chosen');
+		expect(refusal(() => parseTriggerEvents('')).message).toBe('No event is chosen');
+	});
+
+	test('the binary field is read and checked only when the file is wanted', () => {
+		const field = jest.fn(() => ' pdf ');
+		expect(parseFileOption(false, field)).toEqual({ download: false, binaryPropertyName: 'data' });
+		expect(field).not.toHaveBeenCalled();
+		expect(parseFileOption(true, field)).toEqual({ download: true, binaryPropertyName: 'pdf' });
+		expect(refusal(() => parseFileOption(true, () => '')).message).toMatch(
+			/binary field name is empty/,
+		);
 	});
 });

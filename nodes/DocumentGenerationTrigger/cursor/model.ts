@@ -4,12 +4,12 @@
  * ("One poll"); each constant below says what it covers.
  */
 import { timeOf } from '../../shared/helpers/dates';
+import type { TriggerEvent } from '../../shared/helpers/parse';
+
+export type { TriggerEvent } from '../../shared/helpers/parse';
+export { TRIGGER_EVENTS } from '../../shared/helpers/parse';
 
 export type Card = Record<string, unknown>;
-
-/** The finished states of a document that the trigger fires on. */
-export type TriggerEvent = 'success' | 'failure';
-export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['success', 'failure'];
 
 /** Longest delay between a document's `updated_at` and its appearance in the list. */
 export const VISIBILITY_LAG_SECONDS = 5;
