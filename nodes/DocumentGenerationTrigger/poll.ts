@@ -12,8 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
-import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
-import { InputError } from '../shared/helpers/parse';
+import { CONCURRENCY, asNodeError, mapConcurrent } from '../shared/helpers/items';
 import { workspaceNamesOrNone } from '../shared/methods/workspaces';
 import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor/model';
 import { newest, oldestFirst } from './cursor/model';
@@ -108,8 +107,7 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 	try {
 		settings = readSettings(this);
 	} catch (error) {
-		const hint = error instanceof InputError ? error.hint : undefined;
-		throw new NodeOperationError(this.getNode(), error as Error, { description: hint });
+		throw asNodeError(this, error);
 	}
 	if (this.getMode() === 'manual') return await manualRun(this, settings);
 

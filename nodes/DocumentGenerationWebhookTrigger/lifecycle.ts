@@ -5,9 +5,9 @@
  * registered for: when the URL or the filters change, the old hooks are replaced.
  */
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { InputError } from '../shared/helpers/parse';
+import { asNodeError } from '../shared/helpers/items';
 import { createRestHook, deleteRestHook } from '../shared/transport';
 import type { WebhookSettings } from './settings';
 import { readWebhookSettings, serviceEvent } from './settings';
@@ -22,8 +22,7 @@ function settingsOf(ctx: IHookFunctions): WebhookSettings {
 	try {
 		return readWebhookSettings(ctx);
 	} catch (error) {
-		const hint = error instanceof InputError ? error.hint : undefined;
-		throw new NodeOperationError(ctx.getNode(), error as Error, { description: hint });
+		throw asNodeError(ctx, error);
 	}
 }
 
@@ -43,12 +42,6 @@ function stored(ctx: IHookFunctions): Registered | undefined {
 	const hooks = data.hooks as IDataObject | undefined;
 	if (!hooks || typeof hooks.signature !== 'string' || !Array.isArray(hooks.ids)) return undefined;
 	return { signature: hooks.signature, ids: hooks.ids.map(String) };
-}
-
-/** An n8n error as it is, anything else wrapped in one. */
-function asNodeError(ctx: IHookFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 async function removeAll(ctx: IHookFunctions, ids: string[]): Promise<void> {

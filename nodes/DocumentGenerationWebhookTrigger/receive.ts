@@ -11,12 +11,12 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { parseJsonLoose } from '../shared/helpers/json';
-import { InputError, isUuid } from '../shared/helpers/parse';
+import { asNodeError } from '../shared/helpers/items';
+import { isUuid } from '../shared/helpers/parse';
 import { CREDENTIAL_TYPE, getDocumentCard } from '../shared/transport';
 import { mismatch, readWebhookSettings } from './settings';
 import { verifySignature } from './signature';
@@ -63,8 +63,7 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	try {
 		settings = readWebhookSettings(this);
 	} catch (error) {
-		const hint = error instanceof InputError ? error.hint : undefined;
-		throw new NodeOperationError(this.getNode(), error as Error, { description: hint });
+		throw asNodeError(this, error);
 	}
 	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
 	const secret =

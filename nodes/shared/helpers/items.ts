@@ -17,26 +17,34 @@ export function itemLabel(itemIndex: number): string {
 	return `item ${itemIndex + 1}`;
 }
 
-/** A NodeOperationError for refused input, naming the item the way n8n's UI counts it and saying how to fix it. */
-export function refusal(
-	ctx: IExecuteFunctions,
-	error: InputError,
-	itemIndex: number,
-): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${error.message} (${itemLabel(itemIndex)})`, {
-		description: error.hint,
-		itemIndex,
-	});
-}
+/** What an error needs of any n8n context: the node. */
+type HasNode = Pick<IExecuteFunctions, 'getNode'>;
 
-/** Any error thrown while handling one item, as an n8n error bound to that item. */
-export function asItemError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
-	if (error instanceof InputError) return refusal(ctx, error, itemIndex);
+/**
+ * Any error as an n8n error, the one way every node turns errors into n8n's: refused input
+ * becomes a NodeOperationError with its hint (naming the item as n8n's UI counts it, when
+ * there is one), n8n's own errors stay as they are (bound to the item), anything else is
+ * wrapped.
+ */
+export function asNodeError(ctx: HasNode, error: unknown, itemIndex?: number): ItemError {
+	if (error instanceof InputError) {
+		const where = itemIndex === undefined ? '' : ` (${itemLabel(itemIndex)})`;
+		return new NodeOperationError(ctx.getNode(), `${error.message}${where}`, {
+			description: error.hint,
+			itemIndex,
+		});
+	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		if (itemIndex !== undefined && error.context.itemIndex === undefined)
+			error.context.itemIndex = itemIndex;
 		return error;
 	}
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/** Any error thrown while handling one item, as an n8n error bound to that item. */
+export function asItemError(ctx: HasNode, error: unknown, itemIndex: number): ItemError {
+	return asNodeError(ctx, error, itemIndex);
 }
 
 /** Output items for one input item, each paired with it. */
