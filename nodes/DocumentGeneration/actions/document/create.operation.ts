@@ -7,15 +7,11 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
-import {
-	InputError,
-	parseId,
-	parseJsonObject,
-	parseWriteStatus,
-} from '../../../shared/helpers/parse';
+import { InputError, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
 import { payloadFromFields, requirePayload } from '../../../shared/helpers/payload';
 import { createDocument } from '../../../shared/transport';
 import { NO_WAIT, readGenerationOptions, runGenerations, waitOptions } from './generate';
+import { readTemplateId } from '../ids';
 import { createSync } from './sync';
 
 export const properties: INodeProperties[] = [
@@ -203,10 +199,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await runGenerations(this, items, (i) => {
-		const templateId = parseId(
-			this.getNodeParameter('templateId', i, undefined, { extractValue: true }),
-			'template',
-		);
+		const templateId = readTemplateId(this, i);
 		const payload = readPayload(this, i);
 		const status = parseWriteStatus(this.getNodeParameter('status', i, 'pending'));
 		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;

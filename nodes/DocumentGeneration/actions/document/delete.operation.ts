@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { documentIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { deleteDocument } from '../../../shared/transport';
-import { readDocumentId } from './documentId';
+import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{

@@ -7,7 +7,7 @@ import { CONCURRENCY, runPerItem } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
 import { getDocumentCard } from '../../../shared/transport';
-import { readDocumentId } from './documentId';
+import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{

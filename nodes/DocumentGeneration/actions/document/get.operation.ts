@@ -10,7 +10,7 @@ import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
-import { readDocumentId } from './documentId';
+import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },

@@ -21,7 +21,7 @@ import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport';
 import { readFilename } from './create.operation';
 import { readGenerationOptions, runGenerations, waitOptions } from './generate';
-import { readDocumentId } from './documentId';
+import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },

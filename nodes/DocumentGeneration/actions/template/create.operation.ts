@@ -6,7 +6,8 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { paired, runPerItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { createTemplate } from '../../../shared/transport';
-import { readTemplateFields, readWorkspaceId, templateFields } from './fields';
+import { readWorkspaceId } from '../ids';
+import { readTemplateFields, templateFields } from './fields';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace to create the template in' },

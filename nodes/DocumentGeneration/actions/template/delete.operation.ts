@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { templateIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { deleteTemplate } from '../../../shared/transport';
-import { readTemplateId } from './fields';
+import { readTemplateId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{

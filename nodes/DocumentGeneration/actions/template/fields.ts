@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputError, parseId, parseJsonObject, preview } from '../../../shared/helpers/parse';
+import { InputError, parseJsonObject, preview } from '../../../shared/helpers/parse';
 
 export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
 
@@ -97,20 +97,4 @@ export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObje
 		fields.output_type = String(raw.outputType);
 	}
 	return fields;
-}
-
-/** The template ID parameter (resource locator or plain text), checked. */
-export function readTemplateId(ctx: IExecuteFunctions, i: number): string {
-	return parseId(
-		ctx.getNodeParameter('templateId', i, undefined, { extractValue: true }),
-		'template',
-	);
-}
-
-/** The workspace ID parameter (resource locator or plain text), checked. */
-export function readWorkspaceId(ctx: IExecuteFunctions, i: number): string {
-	return parseId(
-		ctx.getNodeParameter('workspaceId', i, undefined, { extractValue: true }),
-		'workspace',
-	);
 }

@@ -5,7 +5,7 @@ import { templateIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { getTemplate } from '../../../shared/transport';
-import { readTemplateId } from './fields';
+import { readTemplateId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { parsePositiveInteger } from '../../../shared/helpers/parse';
 import { listTemplateCards } from '../../../shared/transport';
-import { readWorkspaceId } from './fields';
+import { readWorkspaceId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace whose templates to list' },

@@ -6,7 +6,8 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { updateTemplate } from '../../../shared/transport';
-import { readTemplateFields, readTemplateId, templateFields } from './fields';
+import { readTemplateId } from '../ids';
+import { readTemplateFields, templateFields } from './fields';
 
 export const properties: INodeProperties[] = [
 	{
