@@ -174,6 +174,22 @@ describe('template filter (loadOptions getTemplates)', () => {
 		expect(requestsTo('/api/v1/document_template_cards')[0].query['q[workspace_id]']).toBe(billing);
 	});
 
+	test('webhook trigger: narrowed by its own Workspace locator', async () => {
+		const hr = workspaceId('Acme HR');
+		const options = await loadOptions('getTemplates', {
+			credentials: creds,
+			nodeType: 'documentGenerationWebhookTrigger',
+			parameters: {
+				events: ['success'],
+				workspaceId: { __rl: true, mode: 'list', value: hr },
+				filters: { templateIds: [] },
+			},
+			path: 'parameters.filters.templateIds',
+		});
+		expect(options.map((o) => o.name)).toEqual(hrTemplates());
+		expect(requestsTo('/api/v1/document_template_cards')[0].query['q[workspace_id]']).toBe(hr);
+	});
+
 	test('an upper-case or padded workspace id works; anything that is not an id means all workspaces', async () => {
 		const hr = workspaceId('Acme HR');
 		const narrowed = await loadOptions('getTemplates', {

@@ -19,26 +19,32 @@ export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodeP
 }
 
 /**
- * The workspace chosen in the same Filters collection, if any. The editor sends the node's
- * current parameters (expressions resolved) and LoadOptionsContext reads them with a lodash
- * path from the parameters' root, so `filters.workspaceId` holds for the action node and the
- * trigger alike. Anything that is not a UUID (nothing chosen, an expression the editor could
- * not resolve) means "no workspace".
+ * The workspace the node has chosen, if any: in its Filters collection (`filters.workspaceId`:
+ * the action node's Get Many, the polling trigger) or as its own Workspace locator
+ * (`workspaceId`: the webhook trigger). The editor sends the node's current parameters
+ * (expressions resolved) and LoadOptionsContext reads them with a lodash path from the
+ * parameters' root. Anything that is not a UUID (nothing chosen, an expression the editor
+ * could not resolve) means "no workspace".
  */
 function chosenWorkspace(ctx: ILoadOptionsFunctions): string | undefined {
-	let value: unknown;
-	try {
-		value = ctx.getCurrentNodeParameter('filters.workspaceId');
-	} catch {
-		return undefined;
+	for (const path of ['filters.workspaceId', 'workspaceId']) {
+		let value: unknown;
+		try {
+			value = ctx.getCurrentNodeParameter(path);
+		} catch {
+			continue;
+		}
+		if (value && typeof value === 'object' && 'value' in value)
+			value = (value as { value: unknown }).value;
+		const id = typeof value === 'string' ? value.trim() : value;
+		if (isUuid(id)) return id.toLowerCase();
 	}
-	const id = typeof value === 'string' ? value.trim() : value;
-	return isUuid(id) ? id.toLowerCase() : undefined;
+	return undefined;
 }
 
 /**
- * Templates by name. With a workspace chosen in the filters, only that workspace's templates
- * (asked of the service with `q[workspace_id]`); otherwise all of them, each with its workspace.
+ * Templates by name. With a workspace chosen, only that workspace's templates (asked of the
+ * service with `q[workspace_id]`); otherwise all of them, each with its workspace.
  */
 export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const workspaceId = chosenWorkspace(this);
@@ -46,14 +52,10 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 		listTemplateCards(this, workspaceId),
 		workspaceId ? Promise.resolve(new Map<string, string>()) : workspaceNamesOrNone(this),
 	]);
-	return (
-		templates
-			// Defensive: a service that ignored q[workspace_id] must not widen the list.
-			.filter((t) => !workspaceId || !t.app_id || String(t.app_id).toLowerCase() === workspaceId)
-			.map((t) => ({
-				name: templateLabel(t, workspaceId ? undefined : names.get(String(t.app_id))),
-				value: String(t.id),
-			}))
-			.sort((a, b) => a.name.localeCompare(b.name))
-	);
+	return templates
+		.map((t) => ({
+			name: templateLabel(t, workspaceId ? undefined : names.get(String(t.app_id))),
+			value: String(t.id),
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name));
 }

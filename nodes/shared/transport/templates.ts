@@ -6,7 +6,10 @@ import type { Query } from './exchange';
 import { apiRequest } from './request';
 import { templateCardListEnvelope, templateEnvelope, workspaceCardListEnvelope } from './schemas';
 
-/** Every template card (of one workspace when given), in one request (`page=all`). */
+/**
+ * Every template card (of one workspace when given), in one request (`page=all`). Cards of
+ * another workspace are dropped here, should the service ignore `q[workspace_id]`.
+ */
 export async function listTemplateCards(
 	ctx: TransportContext,
 	workspaceId?: string,
@@ -25,7 +28,10 @@ export async function listTemplateCards(
 		},
 		templateCardListEnvelope,
 	);
-	return answer.document_template_cards as IDataObject[];
+	const cards = answer.document_template_cards as IDataObject[];
+	if (!workspaceId) return cards;
+	const wanted = workspaceId.toLowerCase();
+	return cards.filter((t) => !t.app_id || String(t.app_id).toLowerCase() === wanted);
 }
 
 export async function getTemplate(

@@ -38,9 +38,7 @@ export async function execute(
 			return { workspaceId, limit };
 		},
 		async ({ workspaceId, limit }, i) => {
-			const cards = (await listTemplateCards(this, workspaceId, { itemIndex: i }))
-				// Defensive: a service that ignored q[workspace_id] must not widen the list.
-				.filter((t) => !t.app_id || String(t.app_id).toLowerCase() === workspaceId);
+			const cards = await listTemplateCards(this, workspaceId, { itemIndex: i });
 			return paired(withoutSecrets(limit === undefined ? cards : cards.slice(0, limit)), i);
 		},
 		CONCURRENCY,
