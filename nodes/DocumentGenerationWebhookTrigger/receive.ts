@@ -49,13 +49,21 @@ function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
  */
 const handled = new Map<string, string[]>();
 
-/** Whether this delivery id was handled already by this trigger (and remembers it). */
-function seenBefore(ctx: IWebhookFunctions, id: string): boolean {
-	const key = `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
-	const list = handled.get(key) ?? [];
-	if (list.includes(id)) return true;
-	handled.set(key, [...list, id].slice(-REMEMBERED));
-	return false;
+const handledKey = (ctx: IWebhookFunctions) => `${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+
+/** Whether this trigger already started a run for this delivery id. */
+function handledBefore(ctx: IWebhookFunctions, id: string): boolean {
+	return (handled.get(handledKey(ctx)) ?? []).includes(id);
+}
+
+/**
+ * Remembers a delivery once its run is ready to start. A delivery that failed before (its
+ * file could not be fetched, say) is not remembered: n8n answers it with an error, the
+ * service sends it again, and that attempt must start the run.
+ */
+function remember(ctx: IWebhookFunctions, id: string): void {
+	const key = handledKey(ctx);
+	handled.set(key, [...(handled.get(key) ?? []), id].slice(-REMEMBERED));
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -69,14 +77,16 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const secret =
 		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
 	const headers = this.getHeaderData();
-	const body = parseJsonLoose(this.getBodyData()) as IDataObject;
-	const sent = (body && typeof body === 'object' ? body.document : undefined) as
+	const raw = rawBodyOf(this);
+	// With a secret, the document is read from the very bytes whose signature was checked.
+	const body = parseJsonLoose(secret && raw ? raw.toString('utf8') : this.getBodyData());
+	const sent = (body && typeof body === 'object' ? (body as IDataObject).document : undefined) as
 		| IDataObject
 		| undefined;
 
 	let document: IDataObject;
+	let deliveryId: string | undefined;
 	if (secret) {
-		const raw = rawBodyOf(this);
 		const verdict = raw
 			? verifySignature(
 					secret,
@@ -90,8 +100,8 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 				)
 			: ({ ok: false, reason: 'the raw body is not available' } as const);
 		if (!verdict.ok) return refuse(this, 401, `Invalid signature: ${verdict.reason}`);
-		if (seenBefore(this, String(headers['svix-id'])))
-			return ignore('this delivery was handled already');
+		deliveryId = String(headers['svix-id']);
+		if (handledBefore(this, deliveryId)) return ignore('this delivery was handled already');
 		if (!sent || typeof sent !== 'object' || typeof sent.id !== 'string')
 			return ignore('the body holds no document');
 		document = sent;
@@ -113,5 +123,6 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (settings.download && json.status === 'success') {
 		item.binary = { [settings.binaryPropertyName]: await downloadToBinary(this, document, 0) };
 	}
+	if (deliveryId !== undefined) remember(this, deliveryId);
 	return { workflowData: [[item]] };
 }

@@ -199,6 +199,25 @@ describe('deliveries with a signing secret', () => {
 		expect(t.executions()).toHaveLength(1);
 	});
 
+	test('a delivery whose file cannot be fetched is answered with an error, and its retry starts the run', async () => {
+		byHandOnly();
+		const t = await activated({ events: ['success'], download: true });
+		const id = sb.createDocument({
+			status: 'success',
+			document_template_id: template('invoice'),
+		}).id;
+		const document = sb.webhooks.documentOf(id);
+		sb.faults.add({ type: 'status', status: 404, path: '/files/' });
+		const first = await sb.webhooks.send(t.url, document, { id: 'msg_retry' });
+		expect(first.status).toBe(500);
+		expect(t.executions()).toHaveLength(0);
+		// The service sends the same delivery again.
+		const again = await sb.webhooks.send(t.url, document, { id: 'msg_retry' });
+		expect(again.status).toBe(200);
+		expect(t.executions()).toHaveLength(1);
+		expect(t.executions()[0][0].binary?.data?.mimeType).toBe('application/pdf');
+	});
+
 	test('deliveries for another template, another channel or another event start nothing', async () => {
 		byHandOnly();
 		const t = await activated({
