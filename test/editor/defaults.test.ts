@@ -130,12 +130,16 @@ describe('order, names and subtitles', () => {
 		expect(operation.default).toBe('create');
 	});
 
-	test.each(NODES)('%s: Workspace comes before Templates in the filters', (name) => {
+	test.each(NODES)('%s: Workspace comes before Templates', (name) => {
 		const description = pkg.nodeDescription(name);
 		const values = defaultsFor(description, { resource: 'document', operation: 'getAll' });
-		const filters = shownWithChildren(description, values).find((p) => p.path === 'filters')!;
-		const children = (filters.property.options as INodeProperties[]).map((c) => c.name);
-		expect(children.indexOf('workspaceId')).toBeLessThan(children.indexOf('templateIds'));
+		// The order the panel shows: parameters top-down, each collection's children in place.
+		const order = shownWithChildren(description, values).map((p) => p.path);
+		const workspace = order.findIndex((path) => /(^|\.)workspaceId$/.test(path));
+		const templates = order.findIndex((path) => /(^|\.)templateIds$/.test(path));
+		expect(workspace).toBeGreaterThanOrEqual(0);
+		expect(templates).toBeGreaterThanOrEqual(0);
+		expect(workspace).toBeLessThan(templates);
 	});
 
 	test.each(NODES)('%s: a short default node name', (name) => {
