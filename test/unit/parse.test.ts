@@ -368,6 +368,15 @@ describe('payloadFromFields (Payload Mode "Fields")', () => {
 				]),
 			).message,
 		).toMatch(/field 2 \("a"\) sets "a"/);
+		// An object given as a value (from an expression) is a value, not a level to add to.
+		expect(
+			refusal(() =>
+				payloadFromFields([
+					{ key: 'a', value: { x: 1 } },
+					{ key: 'a.b', value: 2 },
+				]),
+			).message,
+		).toMatch(/field 2 \("a.b"\) puts a name under "a"/);
 		expect(refusal(() => payloadFromFields([{ key: 'a..b', value: 1 }])).message).toMatch(
 			/empty part in its name/,
 		);

@@ -8,10 +8,21 @@ import { InputError, preview } from './parse';
  * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
  * value and as an object (`customer` and `customer.name`), is refused.
  */
+/** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */
+function setOwn(target: IDataObject, key: string, value: unknown): void {
+	Object.defineProperty(target, key, {
+		value,
+		enumerable: true,
+		writable: true,
+		configurable: true,
+	});
+}
+
 export function payloadFromFields(rows: unknown): IDataObject {
 	const list = Array.isArray(rows) ? rows : [];
 	const payload: IDataObject = {};
-	const leaves = new Set<string>();
+	// The levels the dotted names made; anything else under a name is a value.
+	const branches = new WeakSet<object>();
 	list.forEach((row, index) => {
 		const entry = (row && typeof row === 'object' ? row : {}) as IDataObject;
 		const key = typeof entry.key === 'string' ? entry.key.trim() : String(entry.key ?? '');
@@ -27,46 +38,31 @@ export function payloadFromFields(rows: unknown): IDataObject {
 		let target = payload;
 		path.forEach((part, depth) => {
 			const sofar = path.slice(0, depth + 1).join('.');
-			const last = depth === path.length - 1;
 			const existing = Object.prototype.hasOwnProperty.call(target, part)
 				? target[part]
 				: undefined;
-			if (last) {
+			if (depth === path.length - 1) {
 				if (existing !== undefined) {
 					throw new InputError(
 						`The payload ${where} sets "${sofar}", which another field already sets`,
 						'Give each name once; to build a list, put the whole list in one field with an expression',
 					);
 				}
-				Object.defineProperty(target, part, {
-					value: entry.value ?? '',
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
-				leaves.add(sofar);
-				return;
-			}
-			if (existing === undefined) {
+				setOwn(target, part, entry.value ?? '');
+			} else if (existing === undefined) {
 				const child: IDataObject = {};
-				Object.defineProperty(target, part, {
-					value: child,
-					enumerable: true,
-					writable: true,
-					configurable: true,
-				});
+				branches.add(child);
+				setOwn(target, part, child);
 				target = child;
-			} else if (
-				leaves.has(sofar) ||
-				existing === null ||
-				typeof existing !== 'object' ||
-				Array.isArray(existing)
-			) {
+			} else if (branches.has(existing as object)) {
+				target = existing as IDataObject;
+			} else {
+				// A value another row set (even an object from an expression) is not a level.
 				throw new InputError(
 					`The payload ${where} puts a name under "${sofar}", which another field sets to a value`,
 					`Use either "${sofar}" or names under it such as "${sofar}.name", not both`,
 				);
-			} else target = existing as IDataObject;
+			}
 		});
 	});
 	return payload;
