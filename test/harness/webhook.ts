@@ -60,8 +60,11 @@ export interface WebhookTrigger {
 	close(): Promise<void>;
 }
 
-/** A response object with the parts of express's that `webhook()` uses. */
-function expressLike(res: http.ServerResponse) {
+/**
+ * A response object with the parts of express's that `webhook()` uses; what is sent is
+ * recorded in `entry` (every answer goes through `json` or `send`).
+ */
+function expressLike(res: http.ServerResponse, entry: Received) {
 	const shim = res as http.ServerResponse & {
 		status(code: number): typeof shim;
 		json(body: unknown): typeof shim;
@@ -71,14 +74,15 @@ function expressLike(res: http.ServerResponse) {
 		res.statusCode = code;
 		return shim;
 	};
-	shim.json = (body: unknown) => {
-		res.setHeader('content-type', 'application/json');
-		res.end(JSON.stringify(body));
+	shim.send = (body: unknown) => {
+		entry.status = res.statusCode;
+		entry.body = typeof body === 'string' ? body : JSON.stringify(body);
+		res.end(entry.body);
 		return shim;
 	};
-	shim.send = (body: unknown) => {
-		res.end(typeof body === 'string' ? body : JSON.stringify(body));
-		return shim;
+	shim.json = (body: unknown) => {
+		res.setHeader('content-type', 'application/json');
+		return shim.send(JSON.stringify(body));
 	};
 	return shim;
 }
@@ -144,7 +148,9 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 				body = {};
 			}
 			const request = Object.assign(req, { body, rawBody, query: {}, params: {} });
-			const response = expressLike(res);
+			const entry: Received = { status: 0, body: '' };
+			received.push(entry);
+			const response = expressLike(res, entry);
 			const context = new WebhookContext(
 				workflow,
 				wfNode,
@@ -154,8 +160,6 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 				[],
 				null,
 			);
-			const entry: Received = { status: 0, body: '' };
-			received.push(entry);
 			nodeType
 				.webhook!.call(context)
 				.then((result: IWebhookResponseData) => {
@@ -169,14 +173,6 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 				.catch((error: Error) => {
 					response.status(500).json({ message: error.message });
 				});
-			res.on('finish', () => {
-				entry.status = res.statusCode;
-			});
-			const write = res.end.bind(res);
-			res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-				entry.body = chunk === undefined ? '' : String(chunk);
-				return write(chunk as never, ...(rest as never[]));
-			}) as typeof res.end;
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
