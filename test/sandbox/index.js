@@ -676,14 +676,7 @@ async function startSandbox(userOptions = {}) {
 			send: (url, document, opts) => webhooks.send(url, document, opts),
 			sign: (id, timestamp, body) => webhooks.sign(id, timestamp, body),
 			/** The card of a document as a webhook carries it (meta as an object). */
-			documentOf(id) {
-				const card = store.asCard(store.documents.get(id));
-				try {
-					return { ...card, meta: JSON.parse(card.meta) };
-				} catch {
-					return card;
-				}
-			},
+			documentOf: (id) => webhooks.documentOf(store.documents.get(id)),
 		},
 		documentJson: (id) => store.asDocument(store.documents.get(id)),
 		cardJson: (id) => store.asCard(store.documents.get(id)),

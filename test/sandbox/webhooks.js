@@ -74,14 +74,18 @@ function createWebhooks({ store, random, clock, options }) {
 		return entry;
 	}
 
-	function matching(rec, event) {
-		const meta = (() => {
-			try {
-				return JSON.parse(rec.meta || 'null');
-			} catch {
-				return null;
-			}
-		})();
+	/** The card of a document as a webhook carries it: `meta` as an object (when it is JSON). */
+	function documentOf(rec) {
+		const card = store.asCard(rec);
+		try {
+			return { ...card, meta: JSON.parse(card.meta) };
+		} catch {
+			return card;
+		}
+	}
+
+	function matching(document, event) {
+		const meta = document.meta;
 		const channel = meta && typeof meta === 'object' ? meta._webhook_channel : undefined;
 		return [...hooks.values()].filter(
 			(h) =>
@@ -89,10 +93,10 @@ function createWebhooks({ store, random, clock, options }) {
 					.split(',')
 					.map((e) => e.trim())
 					.includes(event) &&
-				h.workspace_id === rec.app_id &&
+				h.workspace_id === document.app_id &&
 				(!h.document_template_ids ||
 					!h.document_template_ids.length ||
-					h.document_template_ids.includes(rec.document_template_id)) &&
+					h.document_template_ids.includes(document.document_template_id)) &&
 				(!h.custom_channel || h.custom_channel === channel),
 		);
 	}
@@ -100,16 +104,9 @@ function createWebhooks({ store, random, clock, options }) {
 	/** Called by the store when a document reaches success or failure. */
 	function onFinished(rec) {
 		if (options.webhooks === false) return;
-		const event = `documents.generation.${rec.status}`;
-		const card = store.asCard(rec);
-		let meta = card.meta;
-		try {
-			meta = JSON.parse(card.meta);
-		} catch {
-			// kept as it is
-		}
-		const document = { ...card, meta };
-		for (const hook of matching(rec, event)) void send(hook.url, document);
+		const document = documentOf(rec);
+		for (const hook of matching(document, `documents.generation.${rec.status}`))
+			void send(hook.url, document);
 	}
 
 	function routes({ json, notFound, withBody, unprocessable }) {
@@ -163,6 +160,7 @@ function createWebhooks({ store, random, clock, options }) {
 	}
 
 	return {
+		documentOf,
 		hooks,
 		deliveries,
 		send,
