@@ -67,10 +67,8 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	const settings = settingsOf(this);
 	if (settings.registration === 'manual') return true;
 	const url = this.getNodeWebhookUrl('default') ?? '';
-	const data = this.getWorkflowStaticData('node');
-	const previous = stored(this);
-	if (previous) await removeAll(this, previous.ids);
-	delete data.hooks;
+	// Hooks registered for an earlier URL or other filters go first.
+	await remove.call(this);
 	const ids: string[] = [];
 	for (const event of settings.events) {
 		const hook: IDataObject = {
@@ -86,12 +84,12 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 			// Leave nothing half-registered behind.
 			await removeAll(this, ids).catch(() => undefined);
 			if (error instanceof NodeApiError) {
-				error.description = `The service refused to register the webhook, so the trigger was not activated. ${error.description ?? ''} Check the Workspace and the template filter of the trigger, and that n8n's URL (${url}) is reachable from the internet (WEBHOOK_URL); or choose Registration "Manual" and add the URL in the dashboard.`;
+				error.description = `The service refused to register the webhook, so the trigger was not activated. ${error.description ?? ''} Check the Workspace and the template filter of the trigger, and that n8n's URL (${url}) is reachable from the internet (N8N_WEBHOOK_URL, or WEBHOOK_URL on older n8n); or choose Registration "Manual" and add the URL in the dashboard.`;
 			}
 			throw asNodeError(this, error);
 		}
 	}
-	data.hooks = { signature: signatureOf(url, settings), ids };
+	this.getWorkflowStaticData('node').hooks = { signature: signatureOf(url, settings), ids };
 	return true;
 }
 
