@@ -34,6 +34,24 @@ const download = (extra: IDataObject = {}) => ({
 	documentId: byId('={{ $json.id }}'),
 	...extra,
 });
+/**
+ * The first file request arrives after its link has expired; the fresh link that follows is
+ * used well within its life. A link signed at t lives until at least t + TTL and, because the
+ * signing date has whole seconds, less than t + TTL + 1 s: holding the first request for
+ * TTL + 1.1 s expires it whatever the instant of signing, and leaves the fresh one at least a
+ * full TTL, plenty on a busy machine.
+ */
+const LINK_TTL_MS = 1000;
+function expireFirstLink(sandbox: typeof sb): void {
+	sandbox.setOptions({ downloadTtlMs: LINK_TTL_MS });
+	sandbox.faults.add({
+		type: 'delay',
+		delayMs: LINK_TTL_MS + 1100,
+		method: 'GET',
+		path: '/files/',
+		times: 1,
+	});
+}
 const PDF = '%PDF-';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
@@ -113,9 +131,7 @@ describe('download operation', () => {
 	});
 
 	test('an expired link (403): the card is fetched again and the download tried once more', async () => {
-		// Links live about a second; the first file request is held up until it has expired.
-		sb.setOptions({ downloadTtlMs: 1 });
-		sb.faults.add({ type: 'delay', delayMs: 1300, method: 'GET', path: '/files/', times: 1 });
+		expireFirstLink(sb);
 		const doc = sb.createDocument({ status: 'success' });
 		const result = await run(sb, download(), [{ id: doc.id }]);
 		expect(result.error).toBeUndefined();
@@ -234,8 +250,7 @@ describe('create with download', () => {
 	});
 
 	test('an expired link: renewed once, the file arrives', async () => {
-		sb.setOptions({ downloadTtlMs: 1 });
-		sb.faults.add({ type: 'delay', delayMs: 1300, method: 'GET', path: '/files/', times: 1 });
+		expireFirstLink(sb);
 		const result = await run(sb, create(), [{ n: 1 }]);
 		expect(result.error).toBeUndefined();
 		expect(
