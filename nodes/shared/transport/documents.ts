@@ -5,6 +5,7 @@ import { parseHttpDate } from '../helpers/dates';
 import type { CallOptions, ListFilters, TransportContext } from '../types';
 import type { Query } from './exchange';
 import { headerValue } from './exchange';
+import { recordRequest, restResource } from './records';
 import { apiRequest, apiRequestWithHeaders } from './request';
 import {
 	accountEnvelope,
@@ -68,45 +69,20 @@ export async function getDocumentCard(
 	id: string,
 	options: CallOptions = {},
 ): Promise<IDataObject> {
-	const answer = await apiRequest(
+	const what = `get document ${id}`;
+	return await recordRequest(
 		ctx,
-		{ method: 'GET', path: `/api/v1/document_cards/${id}`, what: `get document ${id}`, ...options },
+		'document_card',
+		{ method: 'GET', path: `/api/v1/document_cards/${id}`, what, ...options },
 		documentCardEnvelope,
 	);
-	return answer.document_card as IDataObject;
 }
 
-export async function getDocument(
-	ctx: TransportContext,
-	id: string,
-	options: CallOptions = {},
-): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{ method: 'GET', path: `/api/v1/documents/${id}`, what: `get document ${id}`, ...options },
-		documentEnvelope,
-	);
-	return answer.document as IDataObject;
-}
-
-export async function createDocument(
-	ctx: TransportContext,
-	fields: IDataObject,
-	options: CallOptions = {},
-): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'POST',
-			path: '/api/v1/documents',
-			body: { document: fields },
-			what: 'create a document',
-			...options,
-		},
-		documentEnvelope,
-	);
-	return answer.document as IDataObject;
-}
+const documents = restResource('document', '/api/v1/documents', 'document', documentEnvelope);
+export const getDocument = documents.get;
+export const createDocument = documents.create;
+export const updateDocument = documents.update;
+export const deleteDocument = documents.remove;
 
 /**
  * Creates a document and lets the service hold the answer until it is generated
@@ -132,47 +108,15 @@ export async function createDocumentSync(
 	return (answer.document_card ?? answer.document) as IDataObject;
 }
 
-export async function updateDocument(
-	ctx: TransportContext,
-	id: string,
-	fields: IDataObject,
-	options: CallOptions = {},
-): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'PUT',
-			path: `/api/v1/documents/${id}`,
-			body: { document: fields },
-			what: `update document ${id}`,
-			...options,
-		},
-		documentEnvelope,
-	);
-	return answer.document as IDataObject;
-}
-
-export async function deleteDocument(
-	ctx: TransportContext,
-	id: string,
-	options: CallOptions = {},
-): Promise<void> {
-	await apiRequest(ctx, {
-		method: 'DELETE',
-		path: `/api/v1/documents/${id}`,
-		what: `delete document ${id}`,
-		...options,
-	});
-}
-
 export async function getAccount(
 	ctx: TransportContext,
 	options: CallOptions = {},
 ): Promise<IDataObject> {
-	const answer = await apiRequest(
+	const what = 'read the account';
+	return await recordRequest(
 		ctx,
-		{ method: 'GET', path: '/api/v1/current_user', what: 'read the account', ...options },
+		'current_user',
+		{ method: 'GET', path: '/api/v1/current_user', what, ...options },
 		accountEnvelope,
 	);
-	return answer.current_user as IDataObject;
 }

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CallOptions, TransportContext } from '../types';
+import { recordRequest } from './records';
 import { apiRequest } from './request';
 import { restHookEnvelope } from './schemas';
 
@@ -11,18 +12,14 @@ export async function createRestHook(
 	hook: IDataObject,
 	options: CallOptions = {},
 ): Promise<string> {
-	const answer = await apiRequest(
+	const what = `register the webhook for ${String(hook.event)}`;
+	const record = await recordRequest(
 		ctx,
-		{
-			method: 'POST',
-			path: '/api/v1/rest_hooks',
-			body: { rest_hook: hook },
-			what: `register the webhook for ${String(hook.event)}`,
-			...options,
-		},
+		'rest_hook',
+		{ method: 'POST', path: '/api/v1/rest_hooks', fields: hook, what, ...options },
 		restHookEnvelope,
 	);
-	return String(answer.rest_hook.id);
+	return String(record.id);
 }
 
 export async function deleteRestHook(

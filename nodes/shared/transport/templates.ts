@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { CallOptions, TransportContext } from '../types';
 import type { Query } from './exchange';
+import { restResource } from './records';
 import { apiRequest } from './request';
 import { templateCardListEnvelope, templateEnvelope, workspaceCardListEnvelope } from './schemas';
 
@@ -34,75 +35,16 @@ export async function listTemplateCards(
 	return cards.filter((t) => !t.app_id || String(t.app_id).toLowerCase() === wanted);
 }
 
-export async function getTemplate(
-	ctx: TransportContext,
-	id: string,
-	options: CallOptions = {},
-): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'GET',
-			path: `/api/v1/document_templates/${id}`,
-			what: `get template ${id}`,
-			...options,
-		},
-		templateEnvelope,
-	);
-	return answer.document_template as IDataObject;
-}
-
-export async function createTemplate(
-	ctx: TransportContext,
-	fields: IDataObject,
-	options: CallOptions = {},
-): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'POST',
-			path: '/api/v1/document_templates',
-			body: { document_template: fields },
-			what: 'create a template',
-			...options,
-		},
-		templateEnvelope,
-	);
-	return answer.document_template as IDataObject;
-}
-
-export async function updateTemplate(
-	ctx: TransportContext,
-	id: string,
-	fields: IDataObject,
-	options: CallOptions = {},
-): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'PUT',
-			path: `/api/v1/document_templates/${id}`,
-			body: { document_template: fields },
-			what: `update template ${id}`,
-			...options,
-		},
-		templateEnvelope,
-	);
-	return answer.document_template as IDataObject;
-}
-
-export async function deleteTemplate(
-	ctx: TransportContext,
-	id: string,
-	options: CallOptions = {},
-): Promise<void> {
-	await apiRequest(ctx, {
-		method: 'DELETE',
-		path: `/api/v1/document_templates/${id}`,
-		what: `delete template ${id}`,
-		...options,
-	});
-}
+const templates = restResource(
+	'document_template',
+	'/api/v1/document_templates',
+	'template',
+	templateEnvelope,
+);
+export const getTemplate = templates.get;
+export const createTemplate = templates.create;
+export const updateTemplate = templates.update;
+export const deleteTemplate = templates.remove;
 
 export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
