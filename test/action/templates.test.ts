@@ -149,9 +149,14 @@ describe('one document in one round trip (documents/sync)', () => {
 	test.each([
 		['drops the connection after creating', { type: 'reset-after-handling' as const }],
 		['answers 503 after creating', { type: 'status' as const, status: 503, afterHandling: true }],
-	])('the sync request %s: the document is found, never created twice', async (_label, fault) => {
+		[
+			'answers 201 of an unknown shape after creating',
+			{ type: 'status' as const, status: 201, body: {}, afterHandling: true },
+		],
+	])('the sync request %s: the document is found, never created twice', async (label, fault) => {
 		sb.faults.add({ ...fault, method: 'POST', path: '/api/v1/documents/sync' });
-		const order = `A-${fault.type}`;
+		// Each case its own meta: documents of earlier cases must not make the search ambiguous.
+		const order = `A-${label}`;
 		const result = await run(
 			sb,
 			createOne({ additionalFields: { meta: JSON.stringify({ order }) } }),

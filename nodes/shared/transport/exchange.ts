@@ -23,6 +23,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	MAX_TIMED_OUT_ATTEMPTS,
 	isIdempotent,
+	isSafe,
 	mayHaveActed,
 	networkKind,
 	nextDelay,
@@ -66,7 +67,7 @@ export function apiError(
 	ctx: TransportContext,
 	text: { message: string; description: string },
 	secret: string | undefined,
-	extra: { itemIndex?: number; httpCode?: string; body?: unknown },
+	extra: { itemIndex?: number; httpCode?: string; body?: unknown; outcomeUnknown?: boolean },
 ) {
 	const message = redact(text.message, secret);
 	const description = redact(text.description, secret);
@@ -108,12 +109,8 @@ export function apiError(
 	// ours says more, so it is put back.
 	error.message = message;
 	error.description = description;
+	if (extra.outcomeUnknown) error.context.outcomeUnknown = true;
 	return error;
-}
-
-/** Marks an error of a write whose outcome is unknown (sent, then no clear answer). */
-export function markOutcomeUnknown(error: NodeApiError): void {
-	error.context.outcomeUnknown = true;
 }
 
 /**
@@ -133,6 +130,12 @@ export interface Exchanged {
 	attempts: Attempts;
 	/** Whether an earlier attempt may have been acted on (a write answered 5xx or cut off). */
 	actedBefore: boolean;
+	/**
+	 * Whether the service may have carried out this write although it did not say so: a
+	 * non-idempotent request answered 5xx, or an earlier attempt of it was. (A write cut off
+	 * without an answer throws an error that says the same, see `isOutcomeUnknown`.)
+	 */
+	outcomeUnknown: boolean;
 }
 
 /**
@@ -152,6 +155,10 @@ export async function exchange(
 	const startedAt = Date.now();
 	const signal = cancelSignal(ctx);
 	let actedBefore = false;
+	// A write that was sent and got no clear answer may have been carried out: the one rule
+	// behind `isOutcomeUnknown`, for answers and for cut-off requests alike.
+	const writeMayHaveActed = (outcome: Outcome) =>
+		!isIdempotent(method) && (actedBefore || mayHaveActed(outcome));
 	// Time spent in attempts that timed out does not count against the retry budget (each is
 	// already bounded by the timeout), but only MAX_TIMED_OUT_ATTEMPTS of them are made.
 	let timedOutMs = 0;
@@ -205,6 +212,7 @@ export async function exchange(
 			},
 			attempts,
 			actedBefore,
+			outcomeUnknown: writeMayHaveActed(outcome),
 		});
 		if (response && (response.statusCode < 400 || !shouldRetry(method, outcome))) return done();
 		let delay: number | undefined;
@@ -230,12 +238,12 @@ export async function exchange(
 				attempts,
 				safeDetail(failure!.detail, secret),
 			);
-			const error = apiError(ctx, text, secret, { itemIndex: request.itemIndex });
-			// A write cut off after it was sent: the service may or may not have acted on it.
-			if (!isIdempotent(method) && mayHaveActed(outcome)) markOutcomeUnknown(error);
-			throw error;
+			throw apiError(ctx, text, secret, {
+				itemIndex: request.itemIndex,
+				outcomeUnknown: writeMayHaveActed(outcome),
+			});
 		}
-		if (method !== 'GET' && mayHaveActed(outcome)) actedBefore = true;
+		if (!isSafe(method) && mayHaveActed(outcome)) actedBefore = true;
 		ctx.logger?.debug?.(
 			`Document Generation: ${what}: attempt ${attempt + 1} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`,
 		);

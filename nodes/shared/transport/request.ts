@@ -10,14 +10,7 @@ import type { z } from 'zod';
 import type { TransportContext } from '../types';
 import { describeDownloadError, describeHttpError } from './errors';
 import type { ApiRequest, Query, RawResponse } from './exchange';
-import {
-	CREDENTIAL_TYPE,
-	DEFAULT_TIMEOUT_MS,
-	MAX_TIMEOUT_S,
-	apiError,
-	exchange,
-	markOutcomeUnknown,
-} from './exchange';
+import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S, apiError, exchange } from './exchange';
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';
 
@@ -94,7 +87,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 		options.body = JSON.stringify(request.body);
 		options.headers = { 'Content-Type': 'application/json' };
 	}
-	const { response, attempts, actedBefore } = await exchange(
+	const { response, attempts, actedBefore, outcomeUnknown } = await exchange(
 		ctx,
 		options,
 		true,
@@ -109,14 +102,12 @@ export async function apiRequestWithHeaders<T = unknown>(
 	}
 	if (response.statusCode >= 400) {
 		const text = describeHttpError(response.statusCode, response.body, what, attempts);
-		const error = apiError(ctx, text, apiKey, {
+		throw apiError(ctx, text, apiKey, {
 			itemIndex: request.itemIndex,
 			httpCode: String(response.statusCode),
 			body: response.body,
+			outcomeUnknown,
 		});
-		if (!isIdempotent(request.method) && (response.statusCode >= 500 || actedBefore))
-			markOutcomeUnknown(error);
-		throw error;
 	}
 	if (!schema) return { body: response.body as T, headers: response.headers };
 	let body = response.body;
@@ -134,10 +125,14 @@ export async function apiRequestWithHeaders<T = unknown>(
 			ctx,
 			{
 				message: `The service answered with an unexpected shape while trying to ${what} (${describeShape(body, parsed.error)})`,
-				description: `${write ? 'The document may have been created anyway: look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
+				description: `${write ? 'The request may have been carried out anyway (a document or template may have been created): look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
 			},
 			apiKey,
-			{ itemIndex: request.itemIndex, httpCode: String(response.statusCode) },
+			{
+				itemIndex: request.itemIndex,
+				httpCode: String(response.statusCode),
+				outcomeUnknown: write,
+			},
 		);
 	}
 	return { body: parsed.data, headers: response.headers };
