@@ -12,7 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
-import { CONCURRENCY, asNodeError, mapConcurrent } from '../shared/helpers/items';
+import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import { workspaceNamesOrNone } from '../shared/methods/workspaces';
 import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor/model';
 import { newest, oldestFirst } from './cursor/model';
@@ -103,12 +103,7 @@ interface EventOutcome {
 }
 
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	let settings: Settings;
-	try {
-		settings = readSettings(this);
-	} catch (error) {
-		throw asNodeError(this, error);
-	}
+	const settings = readSettings(this);
 	if (this.getMode() === 'manual') return await manualRun(this, settings);
 
 	const staticData = this.getWorkflowStaticData('node');

@@ -1,6 +1,7 @@
 /** The polling trigger's parameters, read and checked. */
 import type { IPollFunctions } from 'n8n-workflow';
 
+import { readChecked } from '../shared/helpers/items';
 import type { TriggerEvent } from '../shared/helpers/parse';
 import { parseFileOption, parseListFilters, parseTriggerEvents } from '../shared/helpers/parse';
 import type { ListFilters } from '../shared/types';
@@ -13,7 +14,12 @@ export interface Settings {
 	binaryPropertyName: string;
 }
 
+/** The trigger's settings; refused input is the node's error, with its hint. */
 export function readSettings(ctx: IPollFunctions): Settings {
+	return readChecked(ctx, () => read(ctx));
+}
+
+function read(ctx: IPollFunctions): Settings {
 	const events = parseTriggerEvents(ctx.getNodeParameter('events', ['success']));
 	const { templateIds, workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
 	const filter = { templateIds, workspaceId };

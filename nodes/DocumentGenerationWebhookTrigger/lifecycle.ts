@@ -18,14 +18,6 @@ interface Registered {
 	ids: string[];
 }
 
-function settingsOf(ctx: IHookFunctions): WebhookSettings {
-	try {
-		return readWebhookSettings(ctx);
-	} catch (error) {
-		throw asNodeError(ctx, error);
-	}
-}
-
 function signatureOf(url: string, settings: WebhookSettings): string {
 	const { events, workspaceId, templateIds, channel } = settings;
 	return JSON.stringify({
@@ -57,14 +49,14 @@ async function removeAll(ctx: IHookFunctions, ids: string[]): Promise<void> {
 }
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
-	const settings = settingsOf(this);
+	const settings = readWebhookSettings(this);
 	if (settings.registration === 'manual') return true;
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	return stored(this)?.signature === signatureOf(url, settings);
 }
 
 export async function create(this: IHookFunctions): Promise<boolean> {
-	const settings = settingsOf(this);
+	const settings = readWebhookSettings(this);
 	if (settings.registration === 'manual') return true;
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	// Hooks registered for an earlier URL or other filters go first.

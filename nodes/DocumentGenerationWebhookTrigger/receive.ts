@@ -15,7 +15,6 @@ import type {
 import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { parseJsonLoose } from '../shared/helpers/json';
-import { asNodeError } from '../shared/helpers/items';
 import { isUuid } from '../shared/helpers/parse';
 import { CREDENTIAL_TYPE, getDocumentCard } from '../shared/transport';
 import { mismatch, readWebhookSettings } from './settings';
@@ -67,12 +66,7 @@ function remember(ctx: IWebhookFunctions, id: string): void {
 }
 
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	let settings;
-	try {
-		settings = readWebhookSettings(this);
-	} catch (error) {
-		throw asNodeError(this, error);
-	}
+	const settings = readWebhookSettings(this);
 	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
 	const secret =
 		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';

@@ -2,6 +2,7 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import type { TriggerEvent } from '../shared/helpers/parse';
+import { readChecked } from '../shared/helpers/items';
 import { parseFileOption, parseId, parseIdList, parseTriggerEvents } from '../shared/helpers/parse';
 
 /** The service's event name for a chosen event. */
@@ -19,7 +20,12 @@ export interface WebhookSettings {
 
 type Context = IHookFunctions | IWebhookFunctions;
 
+/** The trigger's settings; refused input is the node's error, with its hint. */
 export function readWebhookSettings(ctx: Context): WebhookSettings {
+	return readChecked(ctx, () => read(ctx));
+}
+
+function read(ctx: Context): WebhookSettings {
 	const events = parseTriggerEvents(ctx.getNodeParameter('events', ['success']));
 	const registration =
 		ctx.getNodeParameter('registration', 'automatic') === 'manual' ? 'manual' : 'automatic';

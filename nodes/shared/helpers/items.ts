@@ -42,9 +42,16 @@ export function asNodeError(ctx: HasNode, error: unknown, itemIndex?: number): I
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/** Any error thrown while handling one item, as an n8n error bound to that item. */
-export function asItemError(ctx: HasNode, error: unknown, itemIndex: number): ItemError {
-	return asNodeError(ctx, error, itemIndex);
+/**
+ * A node's parameters read and checked by `read`, for code that has no item to name (trigger
+ * activation, polls, webhook deliveries): refused input becomes the node's error, with its hint.
+ */
+export function readChecked<T>(ctx: HasNode, read: () => T): T {
+	try {
+		return read();
+	} catch (error) {
+		throw asNodeError(ctx, error);
+	}
 }
 
 /** Output items for one input item, each paired with it. */
@@ -86,7 +93,7 @@ export async function runPerItem<P>(
 		try {
 			prepared.push([i, prepare(i)]);
 		} catch (error) {
-			const itemError = asItemError(ctx, error, i);
+			const itemError = asNodeError(ctx, error, i);
 			if (!continueOnFail) throw itemError;
 			results[i] = [errorItem(itemError, i)];
 		}
@@ -97,7 +104,7 @@ export async function runPerItem<P>(
 		try {
 			results[i] = await run(input, i);
 		} catch (error) {
-			const itemError = asItemError(ctx, error, i);
+			const itemError = asNodeError(ctx, error, i);
 			if (continueOnFail) results[i] = [errorItem(itemError, i)];
 			else stopped ??= itemError;
 		}

@@ -16,7 +16,7 @@ import { isFinished, normalizeDocument } from '../../../shared/helpers/document'
 import type { ItemError } from '../../../shared/helpers/items';
 import {
 	CONCURRENCY,
-	asItemError,
+	asNodeError,
 	createLimiter,
 	errorItem,
 	mapConcurrent,
@@ -101,7 +101,7 @@ export async function runGenerations(
 	// Without continueOnFail the first failure ends the run: nothing new is started after it.
 	const stop = new AbortController();
 	const fail = (i: number, error: unknown) => {
-		if (!errors.has(i)) errors.set(i, asItemError(ctx, error, i));
+		if (!errors.has(i)) errors.set(i, asNodeError(ctx, error, i));
 		if (!continueOnFail) stop.abort();
 	};
 	const throwFirstError = () => {

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { sameJson } from '../../../shared/helpers/document';
-import { asItemError } from '../../../shared/helpers/items';
+import { asNodeError } from '../../../shared/helpers/items';
 import { parseJsonLoose } from '../../../shared/helpers/json';
 import { timeOf } from '../../../shared/helpers/dates';
 import {
@@ -84,6 +84,6 @@ export async function createSync(
 			? await findCreated(ctx, fields, sentAt, itemIndex).catch(() => undefined)
 			: undefined;
 		if (found) return found;
-		throw asItemError(ctx, error, itemIndex);
+		throw asNodeError(ctx, error, itemIndex);
 	}
 }

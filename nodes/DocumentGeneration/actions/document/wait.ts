@@ -16,7 +16,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isFinished } from '../../../shared/helpers/document';
 import { timeOf } from '../../../shared/helpers/dates';
 import type { ItemError } from '../../../shared/helpers/items';
-import { CONCURRENCY, asItemError, mapConcurrent } from '../../../shared/helpers/items';
+import { CONCURRENCY, asNodeError, mapConcurrent } from '../../../shared/helpers/items';
 import { PAGE_SIZE, getDocumentCard, listDocumentCards, pause } from '../../../shared/transport';
 import { isAfterWrite, pollDelay, updatedSinceFor } from './schedule';
 
@@ -142,7 +142,7 @@ export async function waitForDocuments(
 		if (!entry) return;
 		watched.delete(id);
 		for (const target of entry.targets)
-			give(target, { error: asItemError(ctx, error, target.itemIndex) });
+			give(target, { error: asNodeError(ctx, error, target.itemIndex) });
 	};
 	const failAll = (error: unknown) => {
 		for (const id of [...watched.keys()]) failDocument(id, error);
