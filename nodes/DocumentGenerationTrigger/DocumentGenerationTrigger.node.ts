@@ -8,8 +8,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	TRIGGER_SUBTITLE,
-	binaryPropertyName,
 	triggerEvents,
+	triggerFileOptions,
 	templateIdsFilter,
 	workspaceIdFilter,
 } from '../shared/descriptions';
@@ -43,15 +43,7 @@ export class DocumentGenerationTrigger implements INodeType {
 				default: {},
 				options: [{ ...workspaceIdFilter }, { ...templateIdsFilter }],
 			},
-			{
-				displayName: 'Download File',
-				name: 'download',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to attach the generated file as binary data (successful documents only)',
-			},
-			binaryPropertyName({ download: [true] }),
+			...triggerFileOptions,
 		],
 	};
 

@@ -9,8 +9,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	TRIGGER_SUBTITLE,
-	binaryPropertyName,
 	triggerEvents,
+	triggerFileOptions,
 	templateIdsFilter,
 	workspaceIdLocator,
 } from '../shared/descriptions';
@@ -100,15 +100,7 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 					},
 				],
 			},
-			{
-				displayName: 'Download File',
-				name: 'download',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to attach the generated file as binary data (successful documents only)',
-			},
-			binaryPropertyName({ download: [true] }),
+			...triggerFileOptions,
 		],
 	};
 

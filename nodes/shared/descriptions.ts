@@ -152,3 +152,15 @@ export const triggerEvents: INodeProperties = {
 /** The subtitle of both triggers, from their Events. */
 export const TRIGGER_SUBTITLE =
 	'={{ ($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "When a document is ready or fails" : "When a document fails") : "When a document is ready" }}';
+
+/** Download File and its binary field, of both triggers (read with `parseFileOption`). */
+export const triggerFileOptions: INodeProperties[] = [
+	{
+		displayName: 'Download File',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to attach the generated file as binary data (successful documents only)',
+	},
+	binaryPropertyName({ download: [true] }),
+];

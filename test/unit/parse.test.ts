@@ -11,6 +11,7 @@ import {
 	parseIdList,
 	parseJsonObject,
 	parseListFilters,
+	parseLimit,
 	parsePositiveInteger,
 	parseTriggerEvents,
 	parseWriteStatus,
@@ -229,6 +230,20 @@ describe('parsePositiveInteger', () => {
 		const e = refusal(() => parsePositiveInteger(value, 'limit', 'Set Limit to 1 or more'));
 		expect(e.message).toMatch(/^The limit must be a whole number of at least 1/);
 		expect(e.hint).toBe('Set Limit to 1 or more');
+	});
+});
+
+describe('parseLimit (Return All and Limit of the Get Many operations)', () => {
+	test('Return All gives every result, whatever Limit says', () => {
+		expect(parseLimit(true, 50)).toBe(Infinity);
+		expect(parseLimit(true, 'junk')).toBe(Infinity);
+	});
+	test('otherwise the Limit, checked, with a hint that names both fields', () => {
+		expect(parseLimit(false, 7)).toBe(7);
+		expect(parseLimit(undefined, '3')).toBe(3);
+		const e = refusal(() => parseLimit(false, 0));
+		expect(e.message).toMatch(/^The limit must be a whole number of at least 1, but it is 0/);
+		expect(e.hint).toBe('Set Limit to a whole number such as 50, or turn on Return All');
 	});
 });
 

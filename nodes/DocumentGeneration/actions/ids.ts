@@ -1,11 +1,12 @@
 /**
- * The ID parameters of the action node (Document, Template, Workspace): a resource locator
- * (from the list, by ID, or an expression) or plain text, read for one item and checked as a
- * UUID. Every operation of every resource reads its IDs here.
+ * The parameters several operations share, read for one item and checked: the IDs (Document,
+ * Template, Workspace: a resource locator, from the list, by ID or an expression, or plain
+ * text, checked as a UUID) and Return All/Limit of the Get Many operations. Every operation of
+ * every resource reads them here.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { parseId } from '../../shared/helpers/parse';
+import { parseId, parseLimit } from '../../shared/helpers/parse';
 
 function readId(ctx: IExecuteFunctions, i: number, parameter: string, label: string): string {
 	return parseId(ctx.getNodeParameter(parameter, i, undefined, { extractValue: true }), label);
@@ -19,3 +20,7 @@ export const readTemplateId = (ctx: IExecuteFunctions, i: number) =>
 
 export const readWorkspaceId = (ctx: IExecuteFunctions, i: number) =>
 	readId(ctx, i, 'workspaceId', 'workspace');
+
+/** Return All and Limit of a Get Many: Infinity for all. */
+export const readLimit = (ctx: IExecuteFunctions, i: number) =>
+	parseLimit(ctx.getNodeParameter('returnAll', i, false), ctx.getNodeParameter('limit', i, 50));

@@ -180,6 +180,19 @@ export function parsePositiveInteger(value: unknown, label: string, hint: string
 	return n;
 }
 
+/**
+ * How many results a Get Many returns: all (Infinity) with Return All, else its Limit,
+ * checked as a whole number of at least 1.
+ */
+export function parseLimit(returnAll: unknown, limit: unknown): number {
+	if (returnAll === true) return Infinity;
+	return parsePositiveInteger(
+		limit,
+		'limit',
+		'Set Limit to a whole number such as 50, or turn on Return All',
+	);
+}
+
 /** The status a write may set: `pending` (generate now) or `draft`. */
 export function parseWriteStatus(value: unknown): 'pending' | 'draft' {
 	if (value === 'pending' || value === 'draft') return value;

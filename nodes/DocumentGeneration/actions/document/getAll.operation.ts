@@ -13,8 +13,9 @@ import {
 } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, runPerItem } from '../../../shared/helpers/items';
-import { parseListFilters, parsePositiveInteger } from '../../../shared/helpers/parse';
+import { parseListFilters } from '../../../shared/helpers/parse';
 import { listDocumentCards } from '../../../shared/transport';
+import { readLimit } from '../ids';
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -63,14 +64,7 @@ export async function execute(
 		this,
 		items,
 		(i) => {
-			const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
-			const limit = returnAll
-				? Infinity
-				: parsePositiveInteger(
-						this.getNodeParameter('limit', i, 50),
-						'limit',
-						'Set Limit to 1 or more, or turn on Return All',
-					);
+			const limit = readLimit(this, i);
 			const filters = parseListFilters(this.getNodeParameter('filters', i, {}));
 			return { limit, filters };
 		},
