@@ -115,6 +115,22 @@ describe('workspace filter (loadOptions getWorkspaces)', () => {
 	});
 });
 
+describe('workspace locator (listSearch searchWorkspaces)', () => {
+	test('by name as the user types it, or by a pasted id; sorted by name', async () => {
+		const names = async (filter?: string) =>
+			(await listSearch('searchWorkspaces', { credentials: creds, filter })).results;
+		const billing = { name: 'Acme Billing', value: workspaceId('Acme Billing') };
+		const hr = { name: 'Acme HR', value: workspaceId('Acme HR') };
+		expect(await names()).toEqual([billing, hr]);
+		expect(await names('  hr ')).toEqual([hr]);
+		expect(await names('acme bill')).toEqual([billing]);
+		expect(await names(`https://dashboard.example/workspaces/${hr.value.toUpperCase()}`)).toEqual([
+			hr,
+		]);
+		expect(await names('payroll')).toEqual([]);
+	});
+});
+
 describe('template filter (loadOptions getTemplates)', () => {
 	const hrTemplates = () => ['badge (image)', 'contract', 'Payroll / payslip'];
 

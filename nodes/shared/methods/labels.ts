@@ -38,24 +38,37 @@ export function templateLabel(template: IDataObject, workspace?: string): string
 }
 
 /**
- * Whether a template matches what the user typed: a pasted id (or URL holding one) matches
- * that template only; otherwise every word must appear in its identifier, folder, workspace
- * name or id (case-insensitive).
+ * Whether an entry of a list matches what the user typed: a pasted id (or URL holding one)
+ * matches that entry only; otherwise every word must appear in one of its texts or its id
+ * (case-insensitive).
  */
+export function matchesTyped(id: unknown, texts: unknown[], filter: string | undefined): boolean {
+	const typed = text(filter).toLowerCase();
+	if (!typed) return true;
+	const own = String(id).toLowerCase();
+	const pastedId = uuidIn(typed);
+	if (pastedId) return own === pastedId;
+	const haystack = [...texts, own].map((part) => text(part).toLowerCase()).join('\n');
+	return typed.split(/\s+/).every((word) => haystack.includes(word));
+}
+
+/** Whether a template matches what the user typed: its identifier, folder, workspace name or id. */
 export function templateMatches(
 	template: IDataObject,
 	workspace: string | undefined,
 	filter: string | undefined,
 ): boolean {
-	const typed = text(filter).toLowerCase();
-	if (!typed) return true;
-	const id = String(template.id).toLowerCase();
-	const pastedId = uuidIn(typed);
-	if (pastedId) return id === pastedId;
-	const haystack = [template.identifier, template.template_folder_identifier, workspace, id]
-		.map((part) => text(part).toLowerCase())
-		.join('\n');
-	return typed.split(/\s+/).every((word) => haystack.includes(word));
+	const texts = [template.identifier, template.template_folder_identifier, workspace];
+	return matchesTyped(template.id, texts, filter);
+}
+
+/** Workspaces as list entries, sorted by name. */
+export function workspaceOptions(
+	names: Map<string, string>,
+): Array<{ name: string; value: string }> {
+	return [...names]
+		.map(([id, name]) => ({ name, value: id }))
+		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** `2026-01-31 09:00 UTC` from an API date; the raw text when it cannot be read. */

@@ -1,8 +1,16 @@
-/** The `list` modes of the resource locators (`templateId`, `documentId`). */
+/** The `list` modes of the resource locators (`templateId`, `documentId`, `workspaceId`). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { listDocumentCards, listTemplateCards, listWorkspaceCards } from '../transport';
-import { documentLabel, templateLabel, templateMatches, uuidIn, workspaceNames } from './labels';
+import {
+	documentLabel,
+	matchesTyped,
+	templateLabel,
+	templateMatches,
+	uuidIn,
+	workspaceNames,
+	workspaceOptions,
+} from './labels';
 import { workspaceNamesOrNone } from './workspaces';
 
 /**
@@ -51,19 +59,11 @@ export async function searchDocuments(
 	return { results, paginationToken: nextPage ? String(nextPage) : undefined };
 }
 
-/** Workspaces by name (one or a few requests), narrowed here as the user types. */
+/** Workspaces by name (one or a few requests), narrowed here as the user types (name or id). */
 export async function searchWorkspaces(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const names = workspaceNames(await listWorkspaceCards(this));
-	const typed = (filter ?? '').trim().toLowerCase();
-	const pasted = uuidIn(typed);
-	const results = [...names]
-		.filter(([id, name]) =>
-			pasted ? id.toLowerCase() === pasted : !typed || name.toLowerCase().includes(typed),
-		)
-		.map(([id, name]) => ({ name, value: id }))
-		.sort((a, b) => a.name.localeCompare(b.name));
-	return { results };
+	const options = workspaceOptions(workspaceNames(await listWorkspaceCards(this)));
+	return { results: options.filter((o) => matchesTyped(o.value, [o.name], filter)) };
 }

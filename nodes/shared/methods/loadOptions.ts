@@ -3,7 +3,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { isUuid } from '../helpers/parse';
 import { listTemplateCards, listWorkspaceCards } from '../transport';
-import { templateLabel, workspaceNames } from './labels';
+import { templateLabel, workspaceNames, workspaceOptions } from './labels';
 import { workspaceNamesOrNone } from './workspaces';
 
 /**
@@ -11,10 +11,7 @@ import { workspaceNamesOrNone } from './workspaces';
  * editor marks a value missing from the list as "not supported", so the default must be in it.
  */
 export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const names = workspaceNames(await listWorkspaceCards(this));
-	const workspaces = [...names]
-		.map(([id, name]) => ({ name, value: id }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+	const workspaces = workspaceOptions(workspaceNames(await listWorkspaceCards(this)));
 	return [{ name: 'All Workspaces', value: '' }, ...workspaces];
 }
 
