@@ -3,11 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { InputError, preview } from './parse';
 
-/**
- * The payload of the "Fields" mode: key/value rows, a dotted key (`customer.name`) building
- * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
- * value and as an object (`customer` and `customer.name`), is refused.
- */
 /** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */
 function setOwn(target: IDataObject, key: string, value: unknown): void {
 	Object.defineProperty(target, key, {
@@ -18,6 +13,11 @@ function setOwn(target: IDataObject, key: string, value: unknown): void {
 	});
 }
 
+/**
+ * The payload of the "Fields" mode: key/value rows, a dotted key (`customer.name`) building
+ * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
+ * value and as an object (`customer` and `customer.name`), is refused.
+ */
 export function payloadFromFields(rows: unknown): IDataObject {
 	const list = Array.isArray(rows) ? rows : [];
 	const payload: IDataObject = {};
