@@ -14,7 +14,13 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { credentialsFor, loadOptions, loadPackage, type LoadedPackage } from '../harness';
+import {
+	credentialsFor,
+	displayedProperties,
+	loadOptions,
+	loadPackage,
+	type LoadedPackage,
+} from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
 
 const NODES = [
@@ -41,10 +47,8 @@ function combinations(description: INodeTypeDescription): INodeParameters[] {
 	if (!resource) return [{}];
 	const out: INodeParameters[] = [];
 	for (const r of resource.options as INodePropertyOptions[]) {
-		for (const op of description.properties.filter(
-			(p) =>
-				p.name === 'operation' &&
-				NodeHelpers.displayParameter({ resource: r.value }, p, { typeVersion: 1 }, description),
+		for (const op of displayedProperties(description, { resource: r.value }).filter(
+			(p) => p.name === 'operation',
 		)) {
 			for (const o of op.options as INodePropertyOptions[])
 				out.push({ resource: r.value, operation: o.value });
@@ -68,9 +72,7 @@ function defaultsFor(description: INodeTypeDescription, chosen: INodeParameters)
 
 /** The parameters shown for those values, and the options of their collections as added. */
 function shownWithChildren(description: INodeTypeDescription, values: INodeParameters) {
-	const shown = description.properties.filter((p) =>
-		NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description),
-	);
+	const shown = displayedProperties(description, values);
 	const out: Array<{ property: INodeProperties; path: string }> = [];
 	for (const p of shown) {
 		out.push({ property: p, path: p.name });
@@ -121,10 +123,8 @@ describe('order, names and subtitles', () => {
 		const resource = description.properties.find((p) => p.name === 'resource')!;
 		expect((resource.options as INodePropertyOptions[])[0].value).toBe('document');
 		expect(resource.default).toBe('document');
-		const operation = description.properties.find(
-			(p) =>
-				p.name === 'operation' &&
-				NodeHelpers.displayParameter({ resource: 'document' }, p, { typeVersion: 1 }, description),
+		const operation = displayedProperties(description, { resource: 'document' }).find(
+			(p) => p.name === 'operation',
 		)!;
 		expect((operation.options as INodePropertyOptions[])[0].value).toBe('create');
 		expect(operation.default).toBe('create');

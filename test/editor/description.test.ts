@@ -17,7 +17,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, loadPackage, type LoadedPackage } from '../harness';
+import { CREDENTIAL_TYPE, displayedProperties, loadPackage, type LoadedPackage } from '../harness';
 
 const PACKAGE = 'n8n-nodes-document-generation';
 const NODE = 'documentGeneration';
@@ -44,10 +44,7 @@ function shown(
 	values: INodeParameters,
 	name: string,
 ): INodeProperties[] {
-	return description.properties.filter(
-		(p) =>
-			p.name === name && NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description),
-	);
+	return displayedProperties(description, values).filter((p) => p.name === name);
 }
 
 /** The single property displayed under that name (fails the test when none or several). */

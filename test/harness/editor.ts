@@ -1,6 +1,10 @@
-/** What the editor asks of a node: load options, list search, and the credential test. */
+/**
+ * What the editor asks of a node: which parameters it shows, load options, list search, and
+ * the credential test.
+ */
 import { ExecuteContext, LoadOptionsContext, RoutingNode } from 'n8n-core';
 import {
+	NodeHelpers,
 	Workflow,
 	createEmptyRunExecutionData,
 	type ICredentialsDecrypted,
@@ -9,8 +13,10 @@ import {
 	type INodeExecutionData,
 	type INodeListSearchResult,
 	type INodeParameters,
+	type INodeProperties,
 	type INodePropertyOptions,
 	type INodeType,
+	type INodeTypeDescription,
 	type INodeTypes,
 	type IVersionedNodeType,
 } from 'n8n-workflow';
@@ -26,6 +32,17 @@ import {
 	type HarnessCredentials,
 } from './engine';
 
+/** The node's top-level parameters the editor shows for these values (n8n's displayOptions rules). */
+export function displayedProperties(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+): INodeProperties[] {
+	return description.properties.filter((p) =>
+		NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description),
+	);
+}
+
+// ---------------------------------------------------------------------------------------
 // Dynamic parameters (loadOptions / listSearch), as the editor asks for them
 // ---------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@
 import { Container } from '@n8n/di';
 import { BinaryDataService, ExternalSecretsProxy } from 'n8n-core';
 import {
+	Workflow,
 	type IBinaryData,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
@@ -121,6 +122,33 @@ export function attachCredentials(
 			node.credentials = { ...(node.credentials ?? {}), [name]: { id: `harness-${name}`, name } };
 		}
 	}
+}
+
+/**
+ * The active one-node workflow a trigger under test lives in, as n8n holds it between polls
+ * and deliveries: credentials attached, and the node's static data (when given) under the
+ * node's key. Answers the workflow and its own copy of the node.
+ */
+export function triggerWorkflow(args: {
+	id: string;
+	node: INode;
+	nodeTypes: INodeTypes;
+	store: CredentialStore;
+	staticData?: IDataObject;
+}): { workflow: Workflow; node: INode } {
+	const { id, node, nodeTypes, store, staticData } = args;
+	attachCredentials([node], nodeTypes, store);
+	const workflow = new Workflow({
+		id,
+		name: `Harness workflow ${id}`,
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: staticData ? { [`node:${node.name}`]: structuredClone(staticData) } : {},
+		settings: { executionOrder: 'v1' },
+	});
+	return { workflow, node: workflow.getNode(node.name) as INode };
 }
 
 // ---------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 /** Polls through n8n-core's PollContext, with static data kept between polls. */
 import { PollContext } from 'n8n-core';
 import {
-	Workflow,
+	type Workflow,
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
@@ -13,10 +13,10 @@ import { HarnessCredentialsHelper } from './credentials';
 import { loadPackage } from './package';
 
 import {
-	attachCredentials,
 	buildAdditionalData,
 	ensureBinaryData,
 	toStore,
+	triggerWorkflow,
 	type HarnessCredentials,
 } from './engine';
 import { runActivePoll } from './versions';
@@ -85,20 +85,13 @@ export async function createPoller(params: PollerParams): Promise<Poller> {
 		position: [0, 0],
 		parameters: structuredClone(params.parameters),
 	};
-	attachCredentials([node], pkg.nodeTypes, store);
-	const workflow = new Workflow({
+	const { workflow, node: wfNode } = triggerWorkflow({
 		id: 'harness-poll-workflow',
-		name: 'Harness poll workflow',
-		nodes: [node],
-		connections: {},
-		active: true,
+		node,
 		nodeTypes: pkg.nodeTypes,
-		staticData: params.staticData
-			? { [`node:${node.name}`]: structuredClone(params.staticData) }
-			: {},
-		settings: { executionOrder: 'v1' },
+		store,
+		staticData: params.staticData,
 	});
-	const wfNode = workflow.getNode(node.name) as INode;
 
 	const poller: Poller = {
 		workflow,

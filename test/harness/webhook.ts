@@ -12,7 +12,6 @@ import type { AddressInfo } from 'net';
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	NodeHelpers,
-	Workflow,
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
@@ -23,10 +22,10 @@ import {
 
 import { HarnessCredentialsHelper } from './credentials';
 import {
-	attachCredentials,
 	buildAdditionalData,
 	ensureBinaryData,
 	toStore,
+	triggerWorkflow,
 	type HarnessCredentials,
 } from './engine';
 import { loadPackage } from './package';
@@ -100,20 +99,13 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 		webhookId: '5f0d6b8e-1c2a-4e5f-9a7b-3c4d5e6f7a8b',
 		parameters: structuredClone(params.parameters),
 	};
-	attachCredentials([node], pkg.nodeTypes, store);
-	const workflow = new Workflow({
+	const { workflow, node: wfNode } = triggerWorkflow({
 		id: 'harness-webhook-workflow',
-		name: 'Harness webhook workflow',
-		nodes: [node],
-		connections: {},
-		active: true,
+		node,
 		nodeTypes: pkg.nodeTypes,
-		staticData: params.staticData
-			? { [`node:${node.name}`]: structuredClone(params.staticData) }
-			: {},
-		settings: { executionOrder: 'v1' },
+		store,
+		staticData: params.staticData,
 	});
-	const wfNode = workflow.getNode(node.name) as INode;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(wfNode.type, 1);
 	const description = nodeType.description.webhooks![0];
 	const received: Received[] = [];

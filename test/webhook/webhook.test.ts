@@ -47,6 +47,16 @@ async function activated(parameters: Record<string, unknown>, credentials = with
 	return trigger;
 }
 
+/**
+ * The webhook body of a new document (a successful invoice unless `fields` say otherwise),
+ * made in the sandbox without a delivery: for deliveries sent by hand.
+ */
+const deliverable = (fields: Record<string, unknown> = {}) =>
+	sb.webhooks.documentOf(
+		sb.createDocument({ status: 'success', document_template_id: template('invoice'), ...fields })
+			.id,
+	);
+
 async function finished(fields: Record<string, unknown>, deliveries = 1) {
 	const before = sb.webhooks.deliveries.length;
 	const doc = sb.createDocument({
@@ -155,11 +165,7 @@ describe('deliveries with a signing secret', () => {
 	test('forged, stale, tampered, unsigned or half-signed deliveries answer 401 and start nothing', async () => {
 		byHandOnly();
 		const t = await activated({ events: ['success'] });
-		const id = sb.createDocument({
-			status: 'success',
-			document_template_id: template('invoice'),
-		}).id;
-		const document = sb.webhooks.documentOf(id);
+		const document = deliverable();
 		const bad = [
 			await sb.webhooks.send(t.url, document, {
 				secret: `whsec_${Buffer.from('another key').toString('base64')}`,
@@ -188,11 +194,7 @@ describe('deliveries with a signing secret', () => {
 	test('a repeated delivery (same svix-id) starts nothing the second time', async () => {
 		byHandOnly();
 		const t = await activated({ events: ['success'] });
-		const id = sb.createDocument({
-			status: 'success',
-			document_template_id: template('invoice'),
-		}).id;
-		const document = sb.webhooks.documentOf(id);
+		const document = deliverable();
 		await sb.webhooks.send(t.url, document, { id: 'msg_1' });
 		const again = await sb.webhooks.send(t.url, document, { id: 'msg_1' });
 		expect(again.status).toBe(200);
@@ -202,11 +204,7 @@ describe('deliveries with a signing secret', () => {
 	test('a delivery whose file cannot be fetched is answered with an error, and its retry starts the run', async () => {
 		byHandOnly();
 		const t = await activated({ events: ['success'], download: true });
-		const id = sb.createDocument({
-			status: 'success',
-			document_template_id: template('invoice'),
-		}).id;
-		const document = sb.webhooks.documentOf(id);
+		const document = deliverable();
 		sb.faults.add({ type: 'status', status: 404, path: '/files/' });
 		const first = await sb.webhooks.send(t.url, document, { id: 'msg_retry' });
 		expect(first.status).toBe(500);
@@ -224,28 +222,23 @@ describe('deliveries with a signing secret', () => {
 			events: ['success'],
 			filters: { templateIds: [template('invoice')], channel: 'billing' },
 		});
-		const doc = (fields: Record<string, unknown>) =>
-			sb.webhooks.documentOf(
-				sb.createDocument({
-					status: 'success',
-					document_template_id: template('invoice'),
-					...fields,
-				}).id,
-			);
 		const answers = [
 			await sb.webhooks.send(
 				t.url,
-				doc({ document_template_id: template('receipt'), meta: { _webhook_channel: 'billing' } }),
+				deliverable({
+					document_template_id: template('receipt'),
+					meta: { _webhook_channel: 'billing' },
+				}),
 			),
-			await sb.webhooks.send(t.url, doc({ meta: { _webhook_channel: 'hr' } })),
+			await sb.webhooks.send(t.url, deliverable({ meta: { _webhook_channel: 'hr' } })),
 			await sb.webhooks.send(
 				t.url,
-				doc({ status: 'failure', meta: { _webhook_channel: 'billing' } }),
+				deliverable({ status: 'failure', meta: { _webhook_channel: 'billing' } }),
 			),
 		];
 		expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
 		expect(t.executions()).toHaveLength(0);
-		await sb.webhooks.send(t.url, doc({ meta: { _webhook_channel: 'billing' } }));
+		await sb.webhooks.send(t.url, deliverable({ meta: { _webhook_channel: 'billing' } }));
 		expect(t.executions()).toHaveLength(1);
 	});
 });
