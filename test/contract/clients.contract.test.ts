@@ -188,7 +188,8 @@ describe("the service's own n8n node", () => {
 	test('it fetches download_url with the API key: refused by the file host, as object storage does', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
 		const url = sb.downloadUrlFor(id);
-		const res = await request(url, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+		expect(url).toEqual(expect.any(String));
+		const res = await request(url!, { headers: { authorization: `Bearer ${sb.apiKey}` } });
 		expect(res.statusCode).toBe(400);
 		expect(await res.body.text()).toMatch(/Only one auth mechanism allowed/);
 	});

@@ -897,7 +897,7 @@ describe('Date header', () => {
 				await call(sb, 'GET', '/api/v1/no/such/route'),
 				await call(sb, 'GET', '/api/v1/workspace_cards'),
 				await call(sb, 'DELETE', `/api/v1/documents/${doc.id}`),
-				await call(sb, 'GET', sb.downloadUrlFor(sb.createDocument({ status: 'success' }).id), {
+				await call(sb, 'GET', sb.downloadUrlFor(sb.createDocument({ status: 'success' }).id)!, {
 					auth: false,
 				}),
 			];

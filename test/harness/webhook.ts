@@ -179,7 +179,8 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 			'activate',
 			webhookData(),
 		);
-		const fn = nodeType.webhookMethods!.default[method];
+		const fn = nodeType.webhookMethods?.default?.[method];
+		if (!fn) throw new Error(`the webhook trigger has no ${method} method`);
 		return (await fn.call(context)) as boolean;
 	};
 

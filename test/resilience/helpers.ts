@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** Shared bits of the resilience tests: a sandbox with a recognisable key, parameters, checks. */
-import type { INodeParameters } from 'n8n-workflow';
+import type { INodeParameterResourceLocator, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, type NodeErrorInfo, type RunNodeResult } from '../harness';
 import * as net from 'net';
@@ -55,7 +55,9 @@ export function creds(sb: Sandbox, extra: Record<string, unknown> = {}) {
 export const JS_ERROR_TEXT =
 	/TypeError|ReferenceError|Cannot read propert|undefined is not|is not a function|is not iterable|\[object Object\]|Unexpected token/;
 
-export const locator = (value: unknown, mode = 'id') => ({ __rl: true, mode, value });
+/** A resource locator holding any value at all, as an expression could give one. */
+export const locator = (value: unknown, mode = 'id') =>
+	({ __rl: true, mode, value }) as unknown as INodeParameterResourceLocator;
 
 export const op = {
 	get: (id: unknown, includePayload = false): INodeParameters =>

@@ -4,7 +4,7 @@
  * Checked three ways: the node's output, what the sandbox stored (what was really sent), and
  * the full Document fetched back.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
 import { creds, op, useResilienceSandbox } from './helpers';
@@ -108,7 +108,7 @@ test('unicode in payload, meta and file name round-trips through create, get, up
 test('a lone surrogate and an empty-string key survive as JSON escapes', async () => {
 	const odd = { '': 'empty key', lone: 'x\ud800y', reversed: '\udc00\ud800' };
 	const r = await runNode({
-		parameters: op.create(templateId, { payload: odd as unknown as IDataObject }),
+		parameters: op.create(templateId, { payload: odd as unknown as INodeParameters }),
 		credentials: creds(sb),
 	});
 	expect(r.error).toBeUndefined();

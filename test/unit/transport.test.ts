@@ -1,5 +1,5 @@
 /** Unit tests of the pure helpers of the transport (nodes/shared/transport/) and of the HTTP date reader. */
-import { NodeApiError, type INode } from 'n8n-workflow';
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import {
@@ -22,7 +22,7 @@ function wrapped(code: string, message: string) {
 		name: 'AxiosError',
 		config: { headers: { Authorization: 'Bearer x' } },
 	});
-	return new NodeApiError(node, axiosLike);
+	return new NodeApiError(node, axiosLike as unknown as JsonObject);
 }
 
 describe('networkFailure', () => {

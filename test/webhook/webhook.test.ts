@@ -5,7 +5,12 @@
  * the sandbox when documents finish, and every refusal (forged, stale, unsigned, missing
  * headers, repeated, other template or channel, untrusted bodies without a secret).
  */
-import { createWebhookTrigger, credentialsFor, type WebhookTrigger } from '../harness';
+import {
+	createWebhookTrigger,
+	credentialsFor,
+	type HarnessCredentials,
+	type WebhookTrigger,
+} from '../harness';
 import { DEFAULT_WEBHOOK_SECRET, startSandbox, type Sandbox } from '../sandbox';
 
 let sb: Sandbox;
@@ -37,7 +42,10 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 /** Deliveries sent by hand only: documents finishing in the sandbox notify nobody. */
 const byHandOnly = () => sb.setOptions({ webhooks: false });
 
-async function activated(parameters: Record<string, unknown>, credentials = withSecret()) {
+async function activated(
+	parameters: Record<string, unknown>,
+	credentials: HarnessCredentials = withSecret(),
+) {
 	trigger = await createWebhookTrigger({
 		parameters: { workspaceId: locator(billing()), ...parameters },
 		credentials,
