@@ -11,6 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { parseJsonLoose } from '../helpers/json';
 import { isIdempotent, networkKind } from './retry';
 
 export interface ApiErrorText {
@@ -44,15 +45,7 @@ function clip(value: string, max = MAX_DETAIL): string {
 
 /** The service's own words from an error body, whichever of the shapes it has. */
 export function serviceDetails(body: unknown): string[] {
-	let value = body;
-	if (Buffer.isBuffer(value)) value = value.toString('utf8');
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value);
-		} catch {
-			return [];
-		}
-	}
+	const value = parseJsonLoose(Buffer.isBuffer(body) ? body.toString('utf8') : body);
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
 	const obj = value as IDataObject;
 	const out: string[] = [];

@@ -11,6 +11,7 @@ import type { TransportContext } from '../types';
 import { describeDownloadError, describeHttpError } from './errors';
 import type { ApiRequest, Query, RawResponse } from './exchange';
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S, apiError, exchange } from './exchange';
+import { parseJsonLoose } from '../helpers/json';
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';
 
@@ -110,14 +111,8 @@ export async function apiRequestWithHeaders<T = unknown>(
 		});
 	}
 	if (!schema) return { body: response.body as T, headers: response.headers };
-	let body = response.body;
-	if (typeof body === 'string' && body.trim() !== '') {
-		try {
-			body = JSON.parse(body);
-		} catch {
-			// checked below: a string is not the shape any schema expects
-		}
-	}
+	// A text that is not JSON stays text: the schema refuses it below.
+	const body = parseJsonLoose(response.body);
 	const parsed = schema.safeParse(body);
 	if (!parsed.success) {
 		const write = !isIdempotent(request.method);
