@@ -41,6 +41,14 @@ function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
 	return undefined;
 }
 
+/** The document a delivery body carries (`{"document": {…}}`), if it holds one. */
+function documentIn(body: unknown): IDataObject | undefined {
+	const document = body && typeof body === 'object' ? (body as IDataObject).document : undefined;
+	return document && typeof document === 'object' && !Array.isArray(document)
+		? (document as IDataObject)
+		: undefined;
+}
+
 /**
  * Delivery ids handled recently, per trigger node, in this n8n process. n8n does not keep
  * static data that a webhook function changes, so the ids live here (a restart forgets them;
@@ -73,10 +81,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const headers = this.getHeaderData();
 	const raw = rawBodyOf(this);
 	// With a secret, the document is read from the very bytes whose signature was checked.
-	const body = parseJsonLoose(secret && raw ? raw.toString('utf8') : this.getBodyData());
-	const sent = (body && typeof body === 'object' ? (body as IDataObject).document : undefined) as
-		| IDataObject
-		| undefined;
+	const sent = documentIn(
+		parseJsonLoose(secret && raw ? raw.toString('utf8') : this.getBodyData()),
+	);
 
 	let document: IDataObject;
 	let deliveryId: string | undefined;
@@ -96,12 +103,11 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		if (!verdict.ok) return refuse(this, 401, `Invalid signature: ${verdict.reason}`);
 		deliveryId = String(headers['svix-id']);
 		if (handledBefore(this, deliveryId)) return ignore('this delivery was handled already');
-		if (!sent || typeof sent !== 'object' || typeof sent.id !== 'string')
-			return ignore('the body holds no document');
+		if (typeof sent?.id !== 'string') return ignore('the body holds no document');
 		document = sent;
 	} else {
 		// Without a secret anyone could post here: trust only what the API says.
-		const id = sent && typeof sent === 'object' ? sent.id : undefined;
+		const id = sent?.id;
 		if (!isUuid(id)) return refuse(this, 400, 'The body holds no document id');
 		try {
 			document = await getDocumentCard(this, id.toLowerCase());
