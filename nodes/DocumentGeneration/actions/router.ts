@@ -1,14 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Operation } from '../../shared/helpers/items';
 import * as account from './account/Account.resource';
 import * as document from './document/Document.resource';
 import * as template from './template/Template.resource';
-
-type Operation = (
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-) => Promise<INodeExecutionData[]>;
 
 const operations: Record<string, Record<string, Operation>> = {
 	document: {

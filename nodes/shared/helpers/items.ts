@@ -72,45 +72,51 @@ export function errorItem(error: ItemError, itemIndex: number): INodeExecutionDa
 	return { json, pairedItem: { item: itemIndex } };
 }
 
+/** An operation as the router runs it: the node's context, all input items in, items out. */
+export type Operation = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+) => Promise<INodeExecutionData[]>;
+
 /**
- * Runs an operation over the input items in two phases. First every item's input is read
+ * An operation that handles the input items in two phases. First every item's input is read
  * and checked (`prepare`: synchronous, sends nothing), so malformed input stops the node
  * before any request. Then `run` handles the checked items, `concurrency` at a time, and the
  * output keeps input order. Under `continueOnFail` a failing item becomes one error item;
  * otherwise the first failure stops the node (nothing new is started after it).
  */
-export async function runPerItem<P>(
-	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	prepare: (itemIndex: number) => P,
-	run: (input: P, itemIndex: number) => Promise<INodeExecutionData[]>,
+export function perItem<P>(
+	prepare: (ctx: IExecuteFunctions, itemIndex: number) => P,
+	run: (ctx: IExecuteFunctions, input: P, itemIndex: number) => Promise<INodeExecutionData[]>,
 	concurrency = 1,
-): Promise<INodeExecutionData[]> {
-	const continueOnFail = ctx.continueOnFail();
-	const results: Array<INodeExecutionData[] | undefined> = new Array(items.length);
-	const prepared: Array<[number, P]> = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			prepared.push([i, prepare(i)]);
-		} catch (error) {
-			const itemError = asNodeError(ctx, error, i);
-			if (!continueOnFail) throw itemError;
-			results[i] = [errorItem(itemError, i)];
+): Operation {
+	return async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		const continueOnFail = this.continueOnFail();
+		const results: Array<INodeExecutionData[] | undefined> = new Array(items.length);
+		const prepared: Array<[number, P]> = [];
+		for (let i = 0; i < items.length; i++) {
+			try {
+				prepared.push([i, prepare(this, i)]);
+			} catch (error) {
+				const itemError = asNodeError(this, error, i);
+				if (!continueOnFail) throw itemError;
+				results[i] = [errorItem(itemError, i)];
+			}
 		}
-	}
-	let stopped: ItemError | undefined;
-	await mapConcurrent(prepared, concurrency, async ([i, input]) => {
-		if (stopped) return;
-		try {
-			results[i] = await run(input, i);
-		} catch (error) {
-			const itemError = asNodeError(ctx, error, i);
-			if (continueOnFail) results[i] = [errorItem(itemError, i)];
-			else stopped ??= itemError;
-		}
-	});
-	if (stopped) throw stopped;
-	return results.flatMap((result) => result ?? []);
+		let stopped: ItemError | undefined;
+		await mapConcurrent(prepared, concurrency, async ([i, input]) => {
+			if (stopped) return;
+			try {
+				results[i] = await run(this, input, i);
+			} catch (error) {
+				const itemError = asNodeError(this, error, i);
+				if (continueOnFail) results[i] = [errorItem(itemError, i)];
+				else stopped ??= itemError;
+			}
+		});
+		if (stopped) throw stopped;
+		return results.flatMap((result) => result ?? []);
+	};
 }
 
 /** Runs `task` over `inputs` with at most `limit` at a time, started in order; results keep input order. */

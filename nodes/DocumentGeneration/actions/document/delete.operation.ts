@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
-import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { deleteDocument } from '../../../shared/transport';
 import { readDocumentId } from '../ids';
 
@@ -19,18 +19,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => readDocumentId(this, i),
-		async (id, i) => {
-			await deleteDocument(this, id, { itemIndex: i });
-			return paired({ deleted: true, id }, i);
-		},
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	readDocumentId,
+	async (ctx, id, i) => {
+		await deleteDocument(ctx, id, { itemIndex: i });
+		return paired({ deleted: true, id }, i);
+	},
+	CONCURRENCY,
+);

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { CONCURRENCY, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, perItem } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
 import { getDocumentCard } from '../../../shared/transport';
@@ -23,26 +23,19 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => {
-			const id = readDocumentId(this, i);
-			const field = parseBinaryPropertyName(this.getNodeParameter('binaryPropertyName', i, 'data'));
-			return { id, field };
-		},
-		async ({ id, field }, i) => {
-			// A fresh card right before the download: its download_url is new.
-			const card = await getDocumentCard(this, id, { itemIndex: i });
-			const binary = await downloadToBinary(this, card, i, { fetchedAt: Date.now() });
-			return [
-				{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } },
-			];
-		},
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	(ctx, i) => {
+		const id = readDocumentId(ctx, i);
+		const field = parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data'));
+		return { id, field };
+	},
+	async (ctx, { id, field }, i) => {
+		// A fresh card right before the download: its download_url is new.
+		const card = await getDocumentCard(ctx, id, { itemIndex: i });
+		const binary = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now() });
+		return [
+			{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } },
+		];
+	},
+	CONCURRENCY,
+);

@@ -1,14 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
 import { readDocumentId } from '../ids';
 
@@ -38,24 +33,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => {
-			const id = readDocumentId(this, i);
-			const options = this.getNodeParameter('options', i, {}) as IDataObject;
-			return { id, full: options.includePayload === true };
-		},
-		async ({ id, full }, i) => {
-			const document = full
-				? await getDocument(this, id, { itemIndex: i })
-				: await getDocumentCard(this, id, { itemIndex: i });
-			return paired(normalizeDocument(document), i);
-		},
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	(ctx, i) => {
+		const id = readDocumentId(ctx, i);
+		const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+		return { id, full: options.includePayload === true };
+	},
+	async (ctx, { id, full }, i) => {
+		const document = full
+			? await getDocument(ctx, id, { itemIndex: i })
+			: await getDocumentCard(ctx, id, { itemIndex: i });
+		return paired(normalizeDocument(document), i);
+	},
+	CONCURRENCY,
+);

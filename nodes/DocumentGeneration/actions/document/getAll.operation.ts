@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -12,7 +7,7 @@ import {
 	workspaceIdFilter,
 } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
-import { paired, runPerItem } from '../../../shared/helpers/items';
+import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/parse';
 import { listDocumentCards } from '../../../shared/transport';
 import { readLimit } from '../ids';
@@ -56,33 +51,26 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => {
-			const limit = readLimit(this, i);
-			const filters = parseListFilters(this.getNodeParameter('filters', i, {}));
-			return { limit, filters };
-		},
-		async ({ limit, filters }, i) => {
-			const seen = new Set<string>();
-			const documents: IDataObject[] = [];
-			// 24 cards a page: no page is read beyond what the limit needs.
-			for (let page: number | null = 1; page !== null && documents.length < limit; ) {
-				const answer = await listDocumentCards(this, filters, page, { itemIndex: i });
-				for (const card of answer.cards) {
-					// Paging by number can repeat a card when the list shifts between pages.
-					if (seen.has(String(card.id)) || documents.length >= limit) continue;
-					seen.add(String(card.id));
-					documents.push(normalizeDocument(card));
-				}
-				page = answer.nextPage;
+export const execute = perItem(
+	(ctx, i) => {
+		const limit = readLimit(ctx, i);
+		const filters = parseListFilters(ctx.getNodeParameter('filters', i, {}));
+		return { limit, filters };
+	},
+	async (ctx, { limit, filters }, i) => {
+		const seen = new Set<string>();
+		const documents: IDataObject[] = [];
+		// 24 cards a page: no page is read beyond what the limit needs.
+		for (let page: number | null = 1; page !== null && documents.length < limit; ) {
+			const answer = await listDocumentCards(ctx, filters, page, { itemIndex: i });
+			for (const card of answer.cards) {
+				// Paging by number can repeat a card when the list shifts between pages.
+				if (seen.has(String(card.id)) || documents.length >= limit) continue;
+				seen.add(String(card.id));
+				documents.push(normalizeDocument(card));
 			}
-			return paired(documents, i);
-		},
-	);
-}
+			page = answer.nextPage;
+		}
+		return paired(documents, i);
+	},
+);

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
-import { paired, runPerItem } from '../../../shared/helpers/items';
+import { paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { createTemplate } from '../../../shared/transport';
 import { readWorkspaceId } from '../ids';
@@ -19,24 +19,17 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => {
-			const workspaceId = readWorkspaceId(this, i);
-			const fields = readTemplateFields(this, i);
-			if (fields.identifier === undefined)
-				throw new InputError(
-					'The new template has no name',
-					'Add Template Fields → Name, e.g. "invoice"',
-				);
-			return { app_id: workspaceId, ...fields };
-		},
-		async (fields, i) =>
-			paired(withoutSecrets(await createTemplate(this, fields, { itemIndex: i })), i),
-	);
-}
+export const execute = perItem(
+	(ctx, i) => {
+		const workspaceId = readWorkspaceId(ctx, i);
+		const fields = readTemplateFields(ctx, i);
+		if (fields.identifier === undefined)
+			throw new InputError(
+				'The new template has no name',
+				'Add Template Fields → Name, e.g. "invoice"',
+			);
+		return { app_id: workspaceId, ...fields };
+	},
+	async (ctx, fields, i) =>
+		paired(withoutSecrets(await createTemplate(ctx, fields, { itemIndex: i })), i),
+);

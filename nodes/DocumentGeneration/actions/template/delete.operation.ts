@@ -1,8 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
-import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { deleteTemplate } from '../../../shared/transport';
 import { readTemplateId } from '../ids';
 
@@ -18,18 +18,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => readTemplateId(this, i),
-		async (id, i) => {
-			await deleteTemplate(this, id, { itemIndex: i });
-			return paired({ deleted: true, id }, i);
-		},
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	readTemplateId,
+	async (ctx, id, i) => {
+		await deleteTemplate(ctx, id, { itemIndex: i });
+		return paired({ deleted: true, id }, i);
+	},
+	CONCURRENCY,
+);

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getTemplate } from '../../../shared/transport';
 import { readTemplateId } from '../ids';
 
@@ -19,15 +19,8 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => readTemplateId(this, i),
-		async (id, i) => paired(withoutSecrets(await getTemplate(this, id, { itemIndex: i })), i),
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	readTemplateId,
+	async (ctx, id, i) => paired(withoutSecrets(await getTemplate(ctx, id, { itemIndex: i })), i),
+	CONCURRENCY,
+);

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { listTemplateCards } from '../../../shared/transport';
 import { readLimit, readWorkspaceId } from '../ids';
 
@@ -17,21 +17,14 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => {
-			const workspaceId = readWorkspaceId(this, i);
-			return { workspaceId, limit: readLimit(this, i) };
-		},
-		async ({ workspaceId, limit }, i) => {
-			const cards = await listTemplateCards(this, workspaceId, { itemIndex: i });
-			return paired(withoutSecrets(cards.slice(0, limit)), i);
-		},
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	(ctx, i) => {
+		const workspaceId = readWorkspaceId(ctx, i);
+		return { workspaceId, limit: readLimit(ctx, i) };
+	},
+	async (ctx, { workspaceId, limit }, i) => {
+		const cards = await listTemplateCards(ctx, workspaceId, { itemIndex: i });
+		return paired(withoutSecrets(cards.slice(0, limit)), i);
+	},
+	CONCURRENCY,
+);

@@ -1,9 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, runPerItem } from '../../../shared/helpers/items';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { updateTemplate } from '../../../shared/transport';
 import { readTemplateId } from '../ids';
@@ -22,25 +22,18 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	return await runPerItem(
-		this,
-		items,
-		(i) => {
-			const id = readTemplateId(this, i);
-			const fields = readTemplateFields(this, i);
-			if (!Object.keys(fields).length)
-				throw new InputError(
-					'Nothing to update: no field is given',
-					'Add at least one field under Update Fields (Name, Body, Styles, Sample Data or Output Type)',
-				);
-			return { id, fields };
-		},
-		async ({ id, fields }, i) =>
-			paired(withoutSecrets(await updateTemplate(this, id, fields, { itemIndex: i })), i),
-		CONCURRENCY,
-	);
-}
+export const execute = perItem(
+	(ctx, i) => {
+		const id = readTemplateId(ctx, i);
+		const fields = readTemplateFields(ctx, i);
+		if (!Object.keys(fields).length)
+			throw new InputError(
+				'Nothing to update: no field is given',
+				'Add at least one field under Update Fields (Name, Body, Styles, Sample Data or Output Type)',
+			);
+		return { id, fields };
+	},
+	async (ctx, { id, fields }, i) =>
+		paired(withoutSecrets(await updateTemplate(ctx, id, fields, { itemIndex: i })), i),
+	CONCURRENCY,
+);
