@@ -293,8 +293,13 @@ describe('generation lifecycle', () => {
 		expect(r.json.document.download_url).toBeNull();
 	});
 
-	it('fails with Quota exceeded once available_documents reaches 0', async () => {
-		const sb = await open({ clock: 'manual', startTime: T0, availableDocuments: 1 });
+	it("with quotaMode 'fail': accepted, then fails with Quota exceeded once available_documents reaches 0", async () => {
+		const sb = await open({
+			clock: 'manual',
+			startTime: T0,
+			availableDocuments: 1,
+			quotaMode: 'fail',
+		});
 		const a = await create(sb, { document_template_id: tpl(sb, 'invoice').id, status: 'pending' });
 		sb.clock.advance(5000);
 		const b = await create(sb, { document_template_id: tpl(sb, 'invoice').id, status: 'pending' });
@@ -654,6 +659,138 @@ describe('lists', () => {
 		expect(parse(WorkspaceCardList, r.json).workspace_cards.map((w: Json) => w.identifier)).toEqual(
 			['Acme Billing', 'Acme HR'],
 		);
+	});
+});
+
+describe('plans with limits: request limit, generation queue, quota', () => {
+	const apiCall = async (sb: Sandbox) => await call(sb, 'GET', '/api/v1/current_user');
+
+	it('a fixed window: the call past the limit answers 429 with Retry-After to the window end', async () => {
+		// T0 is a whole minute: the window runs from T0 to T0 + 60 s.
+		const sb = await open({
+			clock: 'manual',
+			startTime: T0 + 15_000,
+			rateLimit: { requests: 2, perMs: 60_000 },
+		});
+		expect((await apiCall(sb)).status).toBe(200);
+		expect((await apiCall(sb)).status).toBe(200);
+		const refused = await apiCall(sb);
+		expect(refused.status).toBe(429);
+		expect(refused.headers['retry-after']).toBe('45');
+		parse(ErrorList, refused.json);
+		// Refused calls do not count; the next window starts afresh.
+		sb.clock.advance(45_000);
+		expect((await apiCall(sb)).status).toBe(200);
+		expect(sb.limited).toBe(1);
+		expect(sb.requests.filter((r) => r.status === 429)).toHaveLength(1);
+	});
+
+	it('without Retry-After, and with the limit announced as X-RateLimit-* or IETF RateLimit fields', async () => {
+		const bare = await open({
+			clock: 'manual',
+			startTime: T0,
+			rateLimit: { requests: 1, perMs: 10_000, retryAfter: false },
+		});
+		await apiCall(bare);
+		const refused = await apiCall(bare);
+		expect(refused.status).toBe(429);
+		expect(refused.headers['retry-after']).toBeUndefined();
+		expect(refused.headers['x-ratelimit-remaining']).toBeUndefined();
+
+		const x = await open({
+			clock: 'manual',
+			startTime: T0 + 4000,
+			rateLimit: { requests: 3, perMs: 10_000, headers: 'x' },
+		});
+		const first = await apiCall(x);
+		expect(first.headers['x-ratelimit-limit']).toBe('3');
+		expect(first.headers['x-ratelimit-remaining']).toBe('2');
+		expect(first.headers['x-ratelimit-reset']).toBe(String((T0 + 10_000) / 1000));
+
+		const ietf = await open({
+			clock: 'manual',
+			startTime: T0 + 4000,
+			rateLimit: { requests: 3, perMs: 10_000, headers: 'ietf' },
+		});
+		const one = await apiCall(ietf);
+		expect(one.headers.ratelimit).toBe('"default";r=2;t=6');
+		expect(one.headers['ratelimit-policy']).toBe('"default";q=3;w=10');
+	});
+
+	it('a sliding window counts the calls of the last perMs', async () => {
+		const sb = await open({
+			clock: 'manual',
+			startTime: T0,
+			rateLimit: { requests: 2, perMs: 10_000, window: 'sliding' },
+		});
+		await apiCall(sb);
+		sb.clock.advance(6000);
+		await apiCall(sb);
+		const refused = await apiCall(sb);
+		expect(refused.status).toBe(429);
+		expect(refused.headers['retry-after']).toBe('4');
+		sb.clock.advance(4000);
+		expect((await apiCall(sb)).status).toBe(200);
+	});
+
+	it('a generation queue of N workers: documents stay pending until a worker is free', async () => {
+		const sb = await open({
+			clock: 'manual',
+			startTime: T0,
+			workers: 2,
+			pendingMs: 100,
+			generatingMs: 1000,
+		});
+		const docs = [];
+		for (let i = 0; i < 5; i++)
+			docs.push(
+				await create(sb, { document_template_id: tpl(sb, 'invoice').id, status: 'pending' }),
+			);
+		const statuses = () => docs.map((d) => sb.documents.get(d.id)!.status);
+		sb.clock.advance(100);
+		expect(statuses()).toEqual(['generating', 'generating', 'pending', 'pending', 'pending']);
+		sb.clock.advance(1000);
+		expect(statuses()).toEqual(['success', 'success', 'generating', 'generating', 'pending']);
+		// A deleted document frees its worker at once.
+		sb.deleteDocument(docs[2].id);
+		sb.clock.advance(0);
+		expect(sb.documents.get(docs[4].id)!.status).toBe('generating');
+		sb.clock.advance(1000);
+		expect(sb.documents.get(docs[4].id)!.status).toBe('success');
+		expect(sb.documents.get(docs[4].id)!.updated_at).toBe(T0 + 2100);
+	});
+
+	it('a spent quota refuses a pending create with 422, as the service does; a draft is still stored', async () => {
+		const sb = await open({ clock: 'manual', startTime: T0, availableDocuments: 2 });
+		const body = (status: string) => ({
+			body: { document: { document_template_id: tpl(sb, 'invoice').id, status } },
+		});
+		expect((await call(sb, 'POST', '/api/v1/documents', body('pending'))).status).toBe(201);
+		expect((await call(sb, 'POST', '/api/v1/documents', body('pending'))).status).toBe(201);
+		// Two generations in progress take the whole quota.
+		const refused = await call(sb, 'POST', '/api/v1/documents', body('pending'));
+		expect(refused.status).toBe(422);
+		expect(parse(ErrorHash, refused.json).errors.status[0]).toMatch(/^You've reached your quota/);
+		expect((await call(sb, 'POST', '/api/v1/documents', body('draft'))).status).toBe(201);
+		const sync = await call(sb, 'POST', '/api/v1/documents/sync', body('pending'));
+		expect(sync.status).toBe(422);
+		expect(sb.documents.size).toBe(3);
+	});
+
+	it('fileSizeBytes: a large file streamed to its full length, still a PDF', async () => {
+		const sb = await open({ clock: 'manual', startTime: T0, fileSizeBytes: 3_000_000 });
+		const doc = await create(sb, {
+			document_template_id: tpl(sb, 'invoice').id,
+			status: 'pending',
+		});
+		sb.clock.advance(5000);
+		const card = (await call(sb, 'GET', `/api/v1/document_cards/${doc.id}`)).json.document_card;
+		const file = await call(sb, 'GET', card.download_url, { auth: false });
+		expect(file.status).toBe(200);
+		expect(file.bytes.length).toBe(3_000_000);
+		expect(Number(file.headers['content-length'])).toBe(3_000_000);
+		expect(file.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+		expect(file.bytes.toString('latin1').trimEnd().endsWith('%%EOF')).toBe(true);
 	});
 });
 

@@ -17,17 +17,25 @@ function xmlError(status, code, message, extra = '') {
 }
 
 function createFiles({ store, clock, options }) {
+	/**
+	 * The file as object storage serves it. With `fileSizeBytes`, the file is made that large
+	 * by spaces after its end (a PDF reader ignores them), streamed out as it is sent rather
+	 * than held in memory, to try large catalogues.
+	 */
 	function serveFile(ctx, file, head) {
+		const pad = Math.max(0, (options.fileSizeBytes || 0) - file.bytes.length);
+		const length = file.bytes.length + pad;
 		return {
 			status: 200,
 			headers: {
 				'content-type': file.contentType,
-				'content-length': String(file.bytes.length),
-				etag: `"${crypto.createHash('md5').update(file.bytes).digest('hex')}"`,
+				'content-length': String(length),
+				etag: `"${crypto.createHash('md5').update(file.bytes).digest('hex')}-${pad}"`,
 				'accept-ranges': 'bytes',
 			},
 			body: head ? '' : file.bytes,
-			contentLength: file.bytes.length,
+			pad: head ? 0 : pad,
+			contentLength: length,
 		};
 	}
 

@@ -27,8 +27,17 @@ export interface SandboxOptions {
 	clock?: 'real' | 'manual';
 	/** initial sandbox time in ms (manual clock; with the real clock it offsets the clock) */
 	startTime?: number;
-	/** quota of successful generations; at 0 generation fails with 'Quota exceeded'. Default 1000. */
+	/**
+	 * The month's document quota left: each success takes one. Past it, a write that starts a
+	 * generation answers 422 "You've reached your quota…" (`quotaMode: 'refuse'`, the
+	 * default), or is accepted and fails with 'Quota exceeded' (`'fail'`). Default 1000.
+	 */
 	availableDocuments?: number;
+	quotaMode?: 'refuse' | 'fail';
+	/** The generation queue: at most this many documents generate at once (0: no limit, the default). */
+	workers?: number;
+	/** Files are padded with spaces to this size (bytes), streamed as sent; default 0. */
+	fileSizeBytes?: number;
 	/** makes ids and randomness deterministic */
 	seed?: number;
 	/** how long documents/sync holds the request before answering with the document as it is; default 30000 */
@@ -39,8 +48,22 @@ export interface SandboxOptions {
 	webhooks?: boolean;
 	/** the document list honours page[size] (1–100); default false (always 24) */
 	honourPageSize?: boolean;
-	/** at most `requests` API calls per `perMs`, then 429 with Retry-After; default none */
-	rateLimit?: { requests: number; perMs: number } | null;
+	/** A request limit on API calls; default none (see RateLimit). */
+	rateLimit?: RateLimit | null;
+}
+
+/** At most `requests` API calls per window of `perMs`, then 429. */
+export interface RateLimit {
+	requests: number;
+	perMs: number;
+	/** 'fixed' (default): windows on multiples of perMs; 'sliding': the last perMs. */
+	window?: 'fixed' | 'sliding';
+	/** false: a 429 without Retry-After; default true (whole seconds to the window's end). */
+	retryAfter?: boolean;
+	/** 'x': X-RateLimit-Limit/Remaining/Reset; 'ietf': RateLimit and RateLimit-Policy; default none. */
+	headers?: 'none' | 'x' | 'ietf';
+	/** Whether refused calls count against the limit; default false. */
+	countRefused?: boolean;
 }
 
 export interface RestHook {
@@ -213,6 +236,8 @@ export interface Sandbox {
 	readonly apiKey: string;
 	close(): Promise<void>;
 	requests: LoggedRequest[];
+	/** 429 answers sent by the request limit (`rateLimit`). */
+	readonly limited: number;
 	resetRequests(): void;
 	count(filter?: RequestFilter): number;
 	faults: {

@@ -41,6 +41,9 @@ const DEFAULT_OPTIONS = {
 	webhooks: true,
 	honourPageSize: false,
 	rateLimit: null,
+	workers: 0,
+	quotaMode: 'refuse',
+	fileSizeBytes: 0,
 	seed: undefined,
 };
 
@@ -189,6 +192,71 @@ function faultResponse(f) {
 		...errorList(f.status, title, detail),
 		headers: { 'content-type': JSON_TYPE, ...headers },
 	};
+}
+
+// ---- rate limit ----
+
+/**
+ * The request limit of `rateLimit` ({ requests, perMs, window, retryAfter, headers,
+ * countRefused }): at most `requests` API calls per window of `perMs`. `window: 'fixed'`
+ * (default) counts in windows aligned on multiples of perMs, as rack-attack does; 'sliding'
+ * counts the calls of the last perMs. A refused call answers 429, with `Retry-After` (whole
+ * seconds to the window's end) unless `retryAfter: false`. `headers: 'x'` adds
+ * X-RateLimit-Limit/Remaining/Reset (a unix time) to every API answer, 'ietf' adds
+ * `RateLimit: "default";r=…;t=…` and `RateLimit-Policy: "default";q=…;w=…`. Refused calls
+ * count against the limit only with `countRefused: true`. `refused` counts the 429s sent.
+ */
+function createRateLimiter(getLimit, clock) {
+	let recent = [];
+	let windowStart = -Infinity;
+	let used = 0;
+	const state = { refused: 0 };
+	const take = () => {
+		const limit = getLimit();
+		if (!limit || !(limit.requests > 0) || !(limit.perMs > 0)) return { headers: {} };
+		const now = clock.now();
+		let resetAt;
+		if (limit.window === 'sliding') {
+			recent = recent.filter((t) => t > now - limit.perMs);
+			used = recent.length;
+			resetAt = used ? recent[0] + limit.perMs : now + limit.perMs;
+		} else {
+			const start = Math.floor(now / limit.perMs) * limit.perMs;
+			if (start !== windowStart) {
+				windowStart = start;
+				used = 0;
+			}
+			resetAt = start + limit.perMs;
+		}
+		const allowed = used < limit.requests;
+		if (allowed || limit.countRefused) {
+			used++;
+			if (limit.window === 'sliding') recent.push(now);
+		}
+		const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
+		const remaining = Math.max(0, limit.requests - used);
+		const headers = {};
+		if (limit.headers === 'x') {
+			headers['x-ratelimit-limit'] = String(limit.requests);
+			headers['x-ratelimit-remaining'] = String(remaining);
+			headers['x-ratelimit-reset'] = String(Math.ceil(resetAt / 1000));
+		} else if (limit.headers === 'ietf') {
+			headers.ratelimit = `"default";r=${remaining};t=${resetSeconds}`;
+			headers['ratelimit-policy'] =
+				`"default";q=${limit.requests};w=${Math.round(limit.perMs / 1000)}`;
+		}
+		if (allowed) return { headers };
+		state.refused++;
+		if (limit.retryAfter !== false) headers['retry-after'] = String(resetSeconds);
+		return {
+			headers,
+			refused: {
+				...errorList(429, 'Too Many Requests', 'Too many requests. Please retry later.'),
+				headers: { 'content-type': JSON_TYPE, ...headers },
+			},
+		};
+	};
+	return { take, state };
 }
 
 // ---- the sandbox ----
@@ -434,24 +502,9 @@ async function startSandbox(userOptions = {}) {
 
 	// ---- rate limit (an option: the service publishes none) ----
 
-	const recent = [];
-	/** A 429 with Retry-After (whole seconds) when `rateLimit` allows no more API calls now. */
-	function rateLimited() {
-		const limit = options.rateLimit;
-		if (!limit || !(limit.requests > 0) || !(limit.perMs > 0)) return null;
-		const now = clock.now();
-		while (recent.length && recent[0] <= now - limit.perMs) recent.shift();
-		if (recent.length < limit.requests) {
-			recent.push(now);
-			return null;
-		}
-		const wait = Math.max(1, Math.ceil((recent[0] + limit.perMs - now) / 1000));
-		return {
-			...errorList(429, 'Too Many Requests', 'Too many requests. Please retry later.'),
-			headers: { 'content-type': JSON_TYPE, 'retry-after': String(wait) },
-		};
-	}
+	const limiter = createRateLimiter(() => options.rateLimit, clock);
 
+	// ---- dispatch ----
 	// ---- dispatch ----
 
 	/** Produces the response descriptor for a request (the "handling"). */
@@ -469,8 +522,8 @@ async function startSandbox(userOptions = {}) {
 			if (!match || !allowed.includes(ctx.method)) continue;
 			if (ctx.authorization !== `Bearer ${options.apiKey}`)
 				return errorList(401, 'Unauthorized', UNAUTHORIZED_DETAIL);
-			const limited = rateLimited();
-			if (limited) return limited;
+			const limit = limiter.take();
+			if (limit.refused) return limit.refused;
 			const params = match.slice(1).map((p) => {
 				try {
 					return decodeURIComponent(p);
@@ -478,7 +531,9 @@ async function startSandbox(userOptions = {}) {
 					return p;
 				}
 			});
-			return fn(ctx, ...params);
+			const answer = await fn(ctx, ...params);
+			if (answer) answer.headers = { ...answer.headers, ...limit.headers };
+			return answer;
 		}
 		return errorList(404, 'Not Found', `No route matches [${ctx.method}] "${ctx.path}"`);
 	}
@@ -497,7 +552,28 @@ async function startSandbox(userOptions = {}) {
 		res.sendDate = false;
 		if (headers.date === undefined) headers.date = new Date(clock.now()).toUTCString();
 		res.writeHead(r.status, headers);
+		if (r.pad > 0) return void sendPadded(res, body, r.pad);
 		res.end(r.status === 204 ? undefined : body);
+	}
+
+	/** The body, then `pad` spaces, written as the client reads them. */
+	async function sendPadded(res, body, pad) {
+		const chunk = Buffer.alloc(64 * 1024, 0x20);
+		const write = (data) =>
+			res.write(data)
+				? Promise.resolve()
+				: new Promise((resolve) => {
+						res.once('drain', resolve);
+						res.once('close', resolve);
+					});
+		try {
+			await write(body);
+			for (let left = pad; left > 0 && !res.destroyed; left -= chunk.length)
+				await write(left >= chunk.length ? chunk : chunk.subarray(0, left));
+			res.end();
+		} catch {
+			res.destroy();
+		}
 	}
 
 	function destroy(req, entry) {
@@ -632,6 +708,10 @@ async function startSandbox(userOptions = {}) {
 			return options.apiKey;
 		},
 		requests,
+		/** 429 answers sent by the request limit (`rateLimit`). */
+		get limited() {
+			return limiter.state.refused;
+		},
 		resetRequests() {
 			requests.length = 0;
 		},

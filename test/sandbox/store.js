@@ -12,6 +12,8 @@ const DAY = 24 * 3600 * 1000;
 const FAILING_TEMPLATE = 'always-fails';
 const FAILING_CAUSE = "Template rendering failed: undefined variable 'customer'";
 const QUOTA_CAUSE = 'Quota exceeded';
+const QUOTA_REFUSAL =
+	"You've reached your quota of documents for this month. Upgrade your plan or wait for the next month to generate more.";
 const SYNC_LIMIT_MS = 30000;
 
 const MIME_BY_EXT = {
@@ -134,6 +136,12 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 	const internals = new Map();
 	/** id -> Set of callbacks(record|null) waiting for a finished status */
 	const finishWaiters = new Map();
+	/**
+	 * The generation queue when `options.workers` > 0: documents wait (pending) until one of
+	 * that many workers is free, then generate for generatingMs each.
+	 */
+	const queue = [];
+	let busyWorkers = 0;
 
 	// ---- lifecycle ----
 
@@ -147,6 +155,20 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 		inn.epoch++;
 		for (const h of inn.handles) h.cancel();
 		inn.handles = [];
+		if (inn.worker) {
+			// A cancelled generation frees its worker for the next document in the queue.
+			inn.worker = false;
+			busyWorkers--;
+			scheduler.schedule(now(), dispatch);
+		}
+	}
+
+	/** Hands queued documents to free workers (only with `options.workers` > 0). */
+	function dispatch(at) {
+		while (busyWorkers < options.workers && queue.length) {
+			const start = queue.shift();
+			if (start.alive()) start.run(at);
+		}
 	}
 
 	function notifyFinished(rec) {
@@ -207,38 +229,79 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 		return ['success', null];
 	}
 
-	/** Starts (or restarts) generation: pending now, generating after pendingMs, done after generatingMs more. */
+	/**
+	 * Starts (or restarts) generation: pending now, generating after pendingMs (or, with
+	 * `options.workers`, once a worker is free), done after generatingMs more.
+	 */
 	function startGeneration(rec, at, { fromStatus = 'pending' } = {}) {
 		cancelGeneration(rec.id);
 		const inn = internals.get(rec.id);
 		const epoch = inn.epoch;
 		const alive = () => documents.get(rec.id) === rec && inn.epoch === epoch;
+		const queued = options.workers > 0;
 		rec.filename = null;
 		rec.failure_cause = null;
 		const toFinal = (t) => {
 			if (!alive()) return;
+			if (inn.worker) {
+				inn.worker = false;
+				busyWorkers--;
+			}
 			const [outcome, cause] = outcomeOf(rec);
 			if (outcome === 'success') account.available_documents -= 1;
 			finish(rec, t, outcome, cause);
+			if (queued) dispatch(t);
+		};
+		const generate = (t) => {
+			if (queued) {
+				inn.worker = true;
+				busyWorkers++;
+			}
+			inn.handles.push(scheduler.schedule(t + options.generatingMs, toFinal));
 		};
 		const toGenerating = (t) => {
 			if (!alive()) return;
 			rec.status = 'generating';
 			rec.updated_at = t;
 			log(rec, t, 'Generation started');
-			inn.handles.push(scheduler.schedule(t + options.generatingMs, toFinal));
+			generate(t);
+		};
+		const enqueue = (t) => {
+			if (!alive()) return;
+			if (!queued) return toGenerating(t);
+			queue.push({ alive, run: toGenerating });
+			dispatch(t);
 		};
 		if (fromStatus === 'generating') {
 			rec.status = 'generating';
 			rec.generation_logs = [];
 			log(rec, at, 'Generation started');
-			inn.handles.push(scheduler.schedule(at + options.generatingMs, toFinal));
+			generate(at);
 		} else {
 			rec.status = 'pending';
 			rec.generation_logs = [];
 			log(rec, at, 'Document queued for generation');
-			inn.handles.push(scheduler.schedule(at + options.pendingMs, toGenerating));
+			inn.handles.push(scheduler.schedule(at + options.pendingMs, enqueue));
 		}
+	}
+
+	/** Generations started and not finished: each will take one document of the quota. */
+	function inProgress() {
+		let n = 0;
+		for (const rec of documents.values())
+			if (rec.status === 'pending' || rec.status === 'generating') n++;
+		return n;
+	}
+
+	/**
+	 * With `quotaMode: 'refuse'` (the default, as the service does), a write that would start a
+	 * generation past the quota is refused (422); with 'fail' it is accepted and the document
+	 * fails with "Quota exceeded".
+	 */
+	function checkQuota(status) {
+		if (status !== 'pending' || options.quotaMode === 'fail') return;
+		if (account.available_documents - inProgress() <= 0)
+			throw new ValidationError({ status: [QUOTA_REFUSAL] });
 	}
 
 	// ---- create / update (shared by the HTTP API and the server-side helpers) ----
@@ -326,10 +389,11 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 	/** HTTP create. `doc` = body.document. */
 	function apiCreate(doc, { forceStatus } = {}) {
 		const v = validate(doc, true);
+		const status = forceStatus || v.status || 'draft';
+		checkQuota(status);
 		const at = now();
 		const rec = newRecord({ template: v.template, payload: v.payload, meta: v.meta, at });
 		insert(rec);
-		const status = forceStatus || v.status || 'draft';
 		if (status === 'pending') startGeneration(rec, at);
 		return rec;
 	}
@@ -349,6 +413,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 	/** HTTP update. Only given fields change; status 'pending' (re)starts generation. */
 	function apiUpdate(rec, doc) {
 		const v = validate(doc, false);
+		checkQuota(v.status);
 		const changed = Object.keys(v).length > 0;
 		const at = now();
 		applyChanges(rec, v);
@@ -678,6 +743,7 @@ module.exports = {
 	ValidationError,
 	FAILING_CAUSE,
 	QUOTA_CAUSE,
+	QUOTA_REFUSAL,
 	mimeFor,
 	extensionFor,
 };
