@@ -65,7 +65,7 @@ describe('Retry-After', () => {
 		expect(gap).toBeLessThan(asked + 4000);
 	});
 
-	test('a Retry-After longer than the retry budget ends at once with a clear error', async () => {
+	test('a Retry-After longer than Max Wait for Rate Limit (2 min by default) ends at once with a clear error', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
 		sb.faults.add({
 			type: 'status',
@@ -80,11 +80,10 @@ describe('Retry-After', () => {
 		expect(e.name).toBe('NodeApiError');
 		expect(e.httpCode).toBe('429');
 		expect(e.message).toBe(
-			`The service is rate limiting requests (429) while trying to get document ${id}`,
+			`The service asked to wait 3600 s before the next request (429 Too Many Requests) while trying to get document ${id}`,
 		);
-		expect(e.description).toMatch(
-			/asked to wait 3600 s before trying again, longer than this node waits/,
-		);
+		expect(e.description).toMatch(/longer than Max Wait for Rate Limit .*\(120 s\) allows/);
+		expect(e.description).toMatch(/lower the batch's pace/);
 		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(1);
 		expect(Date.now() - started).toBeLessThan(5000);
 	});

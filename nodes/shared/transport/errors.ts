@@ -207,6 +207,22 @@ export function describeNetworkError(
 	}
 }
 
+/**
+ * Message and fix for a request not sent because the service asked for a wait (429) longer
+ * than `maxWaitMs`; `option` names where the user changes that.
+ */
+export function describeLimitWait(
+	askedMs: number,
+	what: string,
+	settings: { maxWaitMs: number; option?: string },
+): ApiErrorText {
+	const where = settings.option ?? 'Max Wait for Rate Limit (an option of Create and Update)';
+	return {
+		message: `The service asked to wait ${seconds(askedMs)} before the next request (429 Too Many Requests) while trying to ${what}`,
+		description: `That is longer than ${where} (${seconds(settings.maxWaitMs)}) allows, so nothing more was sent. The account's request limit is spent for now: lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise ${where}, or move to a plan with a higher limit.`,
+	};
+}
+
 /** Message and fix for a file download that failed with `status` (after one fresh link on 403). */
 export function describeDownloadError(status: number, what: string): ApiErrorText {
 	if (status === 403) {

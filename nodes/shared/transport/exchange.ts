@@ -14,10 +14,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
+import { parseHttpDate } from '../helpers/dates';
 import type { CallOptions, TransportContext } from '../types';
+import type { LimitSettings } from './gate';
+import { LimitWaitTooLong, gateFor } from './gate';
 import { networkFailure } from './network';
+import { parseLimitHeaders } from './pace';
 import type { Attempts } from './errors';
-import { describeNetworkError, redact, safeDetail } from './errors';
+import { describeLimitWait, describeNetworkError, redact, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
@@ -138,9 +142,48 @@ export interface Exchanged {
 	outcomeUnknown: boolean;
 }
 
+/** Answers of 429 one request takes before it gives up (each waited for, see `Pace`). */
+export const MAX_LIMITED_ANSWERS = 30;
+
+function hostOf(url: string | undefined, authenticated: boolean): string {
+	if (authenticated) return 'api';
+	try {
+		return new URL(url ?? '').origin;
+	} catch {
+		return 'files';
+	}
+}
+
+/** A body still streaming (a download) is dropped when its answer is not used. */
+export function discardBody(body: unknown): void {
+	const stream = body as { destroy?: unknown; pipe?: unknown } | null | undefined;
+	if (stream && typeof stream.destroy === 'function' && typeof stream.pipe === 'function')
+		(stream.destroy as () => void).call(stream);
+}
+
+/** The error of a request refused because the service asked for a wait longer than allowed. */
+function limitError(
+	ctx: TransportContext,
+	what: string,
+	askedMs: number,
+	settings: LimitSettings,
+	secret: string | undefined,
+	itemIndex: number | undefined,
+) {
+	return apiError(ctx, describeLimitWait(askedMs, what, settings), secret, {
+		itemIndex,
+		httpCode: '429',
+	});
+}
+
 /**
  * One HTTP exchange with retries. Answers with any status are returned (the caller decides);
  * requests that get no answer throw a NodeApiError once retries are over or not allowed.
+ *
+ * Every attempt waits for its turn at the execution's gate (`gate.ts`): a 429 holds every
+ * request of the execution, and is tried again when the hold ends, without counting against
+ * the attempts or the time budget of the retry policy (which are for failures); only a wait
+ * longer than the execution allows ends it.
  */
 export async function exchange(
 	ctx: TransportContext,
@@ -154,15 +197,19 @@ export async function exchange(
 	const method = (options.method ?? 'GET').toUpperCase();
 	const startedAt = Date.now();
 	const signal = cancelSignal(ctx);
+	const gate = gateFor(ctx, hostOf(options.url, authenticated));
 	let actedBefore = false;
 	// A write that was sent and got no clear answer may have been carried out: the one rule
 	// behind `isOutcomeUnknown`, for answers and for cut-off requests alike.
 	const writeMayHaveActed = (outcome: Outcome) =>
 		!isIdempotent(method) && (actedBefore || mayHaveActed(outcome));
-	// Time spent in attempts that timed out does not count against the retry budget (each is
-	// already bounded by the timeout), but only MAX_TIMED_OUT_ATTEMPTS of them are made.
-	let timedOutMs = 0;
+	// Time that does not count against the retry budget: waits for the limit, and attempts
+	// that timed out (each is already bounded by the timeout; only MAX_TIMED_OUT_ATTEMPTS of
+	// them are made).
+	let excludedMs = 0;
 	let timeouts = 0;
+	let failures = 0;
+	let limited = 0;
 	const cancelled = () =>
 		apiError(
 			ctx,
@@ -175,12 +222,21 @@ export async function exchange(
 				itemIndex: request.itemIndex,
 			},
 		);
-	for (let attempt = 0; ; attempt++) {
+	for (;;) {
 		if (signal?.aborted) throw cancelled();
+		const queuedAt = Date.now();
+		let attemptStarted: number;
+		try {
+			attemptStarted = await gate.take(signal, limited > 0);
+		} catch (error) {
+			if (error instanceof LimitWaitTooLong)
+				throw limitError(ctx, what, error.askedMs, gate.settings, secret, request.itemIndex);
+			throw cancelled();
+		}
+		excludedMs += attemptStarted - queuedAt;
 		let response: IN8nHttpFullResponse | undefined;
 		let outcome: Outcome;
 		let failure: { code: string; detail: string | undefined } | undefined;
-		const attemptStarted = Date.now();
 		try {
 			// A fresh options object per attempt: n8n writes into it (abort signal, auth headers).
 			const send: IHttpRequestOptions = {
@@ -195,15 +251,33 @@ export async function exchange(
 			) as IN8nHttpFullResponse;
 			outcome = { kind: 'status', status: response.statusCode };
 		} catch (error) {
+			gate.done(attemptStarted);
 			failure = networkFailure(error);
 			if (signal?.aborted || failure.code === 'ERR_CANCELED') throw cancelled();
 			outcome = { kind: 'network', code: failure.code };
 			if (networkKind(failure.code) === 'timeout') {
 				timeouts++;
-				timedOutMs += Date.now() - attemptStarted;
+				excludedMs += Date.now() - attemptStarted;
 			}
 		}
-		const attempts: Attempts = { method, attempts: attempt + 1, elapsedMs: Date.now() - startedAt };
+		const retryAfter = response
+			? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now())
+			: undefined;
+		if (response) {
+			const headers = response.headers;
+			const serverNow = parseHttpDate(headerValue(headers, 'date')) ?? Date.now();
+			gate.done(
+				attemptStarted,
+				response.statusCode,
+				response.statusCode === 429 ? retryAfter : undefined,
+				parseLimitHeaders((name) => headerValue(headers, name), serverNow),
+			);
+		}
+		const attempts: Attempts = {
+			method,
+			attempts: failures + limited + 1,
+			elapsedMs: Date.now() - startedAt,
+		};
 		const done = () => ({
 			response: {
 				statusCode: response!.statusCode,
@@ -214,20 +288,33 @@ export async function exchange(
 			actedBefore,
 			outcomeUnknown: writeMayHaveActed(outcome),
 		});
-		if (response && (response.statusCode < 400 || !shouldRetry(method, outcome))) return done();
+		if (response && response.statusCode < 400) return done();
+		if (response?.statusCode === 429) {
+			// Refused before it was processed: any method may go again once the hold is over.
+			limited++;
+			if (retryAfter !== undefined && retryAfter > gate.settings.maxWaitMs) {
+				discardBody(response.body);
+				throw limitError(ctx, what, retryAfter, gate.settings, secret, request.itemIndex);
+			}
+			attempts.retryAfterMs = retryAfter;
+			if (limited >= MAX_LIMITED_ANSWERS) return done();
+			discardBody(response.body);
+			ctx.logger?.debug?.(
+				`Document Generation: ${what}: answered 429, held with every request of this execution`,
+			);
+			continue;
+		}
+		if (response && !shouldRetry(method, outcome)) return done();
 		let delay: number | undefined;
 		if (shouldRetry(method, outcome) && timeouts < MAX_TIMED_OUT_ATTEMPTS) {
-			const budgetFrom = startedAt + timedOutMs;
-			const retryAfter = response
-				? parseRetryAfter(headerValue(response.headers, 'retry-after'), Date.now())
-				: undefined;
+			const budgetFrom = startedAt + excludedMs;
 			attempts.retryAfterMs = retryAfter;
-			delay = nextDelay(attempt, budgetFrom, Date.now(), policy, retryAfter);
+			delay = nextDelay(failures, budgetFrom, Date.now(), policy, retryAfter);
 			attempts.retryAfterTooLong =
 				delay === undefined &&
 				retryAfter !== undefined &&
-				attempt + 1 < policy.maxAttempts &&
-				nextDelay(attempt, budgetFrom, Date.now(), policy) !== undefined;
+				failures + 1 < policy.maxAttempts &&
+				nextDelay(failures, budgetFrom, Date.now(), policy) !== undefined;
 		}
 		if (delay === undefined) {
 			if (response) return done();
@@ -243,9 +330,11 @@ export async function exchange(
 				outcomeUnknown: writeMayHaveActed(outcome),
 			});
 		}
+		failures++;
+		if (response) discardBody(response.body);
 		if (!isSafe(method) && mayHaveActed(outcome)) actedBefore = true;
 		ctx.logger?.debug?.(
-			`Document Generation: ${what}: attempt ${attempt + 1} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`,
+			`Document Generation: ${what}: attempt ${failures} failed (${response ? response.statusCode : failure!.code}), retrying in ${delay} ms`,
 		);
 		await pause(delay, signal);
 	}

@@ -1,0 +1,281 @@
+/**
+ * The pace of one execution's requests to one host: when the next request may start. Pure
+ * (the caller passes the time in), so unit tests drive it with a fixed clock.
+ *
+ * - **Holds.** A 429 holds every request of the execution, not just the one refused: until
+ *   its `Retry-After`, or, without one, for a backoff shared by all (exponential, with
+ *   jitter) that grows while 429s go on and starts over once a request passes.
+ * - **Probing.** After a hold, one request goes alone; the others follow once it passes.
+ * - **Concurrency** (requests in flight) halves at each 429 episode and climbs back by one
+ *   per window's worth of answers that pass (additive increase, multiplicative decrease).
+ * - **Known budget.** When answers announce the limit (`X-RateLimit-*`, or the IETF
+ *   `RateLimit` fields, see `parseLimitHeaders`), requests stop when the budget is spent and
+ *   wait for its reset, so the limit is rarely hit at all.
+ * - **Learned budget.** Without such headers, the number of requests that passed between
+ *   two 429 episodes is remembered; near that number the next window's requests go one at a
+ *   time, so the edge of the window is found by one request, not by a whole wave.
+ *
+ * Time spent held is counted (`heldMs`): a generation's Wait Timeout does not run while the
+ * limit holds the requests that would watch it.
+ */
+
+/** What an answer says of the limit. Times are relative to the answer (ms). */
+export interface LimitReading {
+	limit?: number;
+	remaining?: number;
+	resetMs?: number;
+}
+
+/** The shared backoff of 429s without `Retry-After`. */
+export const LIMIT_BACKOFF = { baseMs: 1000, maxMs: 32_000 };
+
+/** A known budget is treated as spent this long before its reset is over (clock skew). */
+const RESET_MARGIN_MS = 250;
+
+export interface PaceStats {
+	/** 429 answers seen. */
+	limited: number;
+	/** Episodes: 429s that started a hold (the ones during a hold are one episode). */
+	episodes: number;
+	/** Time requests were held by the limit (ms). */
+	heldMs: number;
+	/** The longest single wait the service asked for (ms). */
+	longestAskedMs: number;
+	/** Requests that went out. */
+	started: number;
+}
+
+export class Pace {
+	private readonly max: number;
+
+	private readonly random: () => number;
+
+	/** No request starts before this instant. */
+	private holdUntil = 0;
+
+	/** Whether the current hold is one the service asked for (Retry-After, a spent budget). */
+	private holdAsked = false;
+
+	private window: number;
+
+	private inFlight = 0;
+
+	private probing = false;
+
+	private backoffLevel = 0;
+
+	/** When the last 429 was seen: a 429 to a request sent before it tells nothing new. */
+	private lastLimitAt = -Infinity;
+
+	private budget: { remaining: number; resetAt: number } | undefined;
+
+	/** Requests that passed since the last 429 episode, and the count learned between two. */
+	private passedSinceHold = 0;
+
+	private learned: number | undefined;
+
+	// Accounting of held time: closed intervals summed, plus the open one.
+	private heldClosed = 0;
+
+	private heldFrom: number | undefined;
+
+	private heldTo = 0;
+
+	private readonly stats: Omit<PaceStats, 'heldMs'> = {
+		limited: 0,
+		episodes: 0,
+		longestAskedMs: 0,
+		started: 0,
+	};
+
+	constructor(maxConcurrency: number, random: () => number = Math.random) {
+		this.max = Math.max(1, Math.floor(maxConcurrency));
+		this.window = this.max;
+		this.random = random;
+	}
+
+	/**
+	 * How long until the next request may start: 0 now, a number of ms, or Infinity when only
+	 * an answer to a request in flight can free a place.
+	 */
+	readyIn(now: number): number {
+		if (this.budget && now >= this.budget.resetAt) this.budget = undefined;
+		if (this.budget && this.budget.remaining <= 0) this.hold(now, this.budget.resetAt, true);
+		if (now < this.holdUntil) return this.holdUntil - now;
+		return this.inFlight < this.slots() ? 0 : Infinity;
+	}
+
+	/** What is left of a wait the service itself asked for (ms), if the current hold is one. */
+	askedWait(now: number): number | undefined {
+		return now < this.holdUntil && this.holdAsked ? this.holdUntil - now : undefined;
+	}
+
+	/** A request starts now. */
+	start(now: number): void {
+		this.inFlight++;
+		this.stats.started++;
+		if (this.budget && now < this.budget.resetAt) this.budget.remaining--;
+	}
+
+	/**
+	 * A request that started at `startedAt` ended: answered (its status, the `Retry-After` it
+	 * carried in ms, what its headers say of the limit), or without an answer (no status).
+	 */
+	finish(
+		now: number,
+		startedAt: number,
+		status?: number,
+		retryAfterMs?: number,
+		reading?: LimitReading,
+	): void {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+		if (reading) this.read(now, reading);
+		if (status === 429) {
+			this.limited(now, startedAt >= this.lastLimitAt, retryAfterMs);
+			return;
+		}
+		if (status === undefined) return;
+		// Any other answer passed the limit.
+		this.passedSinceHold++;
+		if (this.learned !== undefined && this.passedSinceHold > 2 * this.learned)
+			this.learned = undefined;
+		if (this.probing) {
+			this.probing = false;
+			this.backoffLevel = 0;
+		} else if (this.window < this.max) {
+			this.window = Math.min(this.max, this.window + 1 / this.window);
+		}
+	}
+
+	/** Time held by the limit up to `now` (ms). */
+	heldMs(now: number): number {
+		if (this.heldFrom === undefined) return this.heldClosed;
+		return this.heldClosed + Math.max(0, Math.min(now, this.heldTo) - this.heldFrom);
+	}
+
+	report(now: number): PaceStats {
+		return { ...this.stats, heldMs: this.heldMs(now) };
+	}
+
+	/** Places for requests in flight now. */
+	private slots(): number {
+		if (this.probing) return 1;
+		// Near the count that passed last time, go one at a time to find the edge.
+		if (this.learned !== undefined && this.passedSinceHold + this.window >= this.learned) return 1;
+		return Math.max(1, Math.floor(this.window));
+	}
+
+	/**
+	 * A 429. `fresh`: the request was sent after the last 429 was seen, so this is news (a new
+	 * episode); otherwise it was already on its way and only its Retry-After counts.
+	 */
+	private limited(now: number, fresh: boolean, retryAfterMs: number | undefined): void {
+		this.stats.limited++;
+		this.lastLimitAt = now;
+		if (fresh) {
+			this.stats.episodes++;
+			if (this.passedSinceHold > 0) this.learned = this.passedSinceHold;
+			this.passedSinceHold = 0;
+			this.window = Math.max(1, Math.floor(this.window / 2));
+			this.probing = true;
+		}
+		if (retryAfterMs !== undefined) {
+			this.stats.longestAskedMs = Math.max(this.stats.longestAskedMs, retryAfterMs);
+			this.hold(now, now + retryAfterMs, true);
+		} else if (fresh) {
+			const ceiling = Math.min(LIMIT_BACKOFF.maxMs, LIMIT_BACKOFF.baseMs * 2 ** this.backoffLevel);
+			this.backoffLevel++;
+			this.hold(now, now + Math.round(ceiling / 2 + (ceiling / 2) * this.random()), false);
+		}
+	}
+
+	/** Holds every request until `until`; `asked`: the service said so. */
+	private hold(now: number, until: number, asked: boolean): void {
+		if (until <= this.holdUntil) return;
+		this.holdUntil = until;
+		this.holdAsked = asked;
+		if (this.heldFrom !== undefined && now <= this.heldTo) {
+			this.heldTo = until;
+			return;
+		}
+		if (this.heldFrom !== undefined) this.heldClosed += this.heldTo - this.heldFrom;
+		this.heldFrom = now;
+		this.heldTo = until;
+	}
+
+	private read(now: number, reading: LimitReading): void {
+		if (reading.remaining === undefined || reading.resetMs === undefined) return;
+		// Requests still in flight may take from what is left.
+		this.budget = {
+			remaining: reading.remaining - this.inFlight,
+			resetAt: now + reading.resetMs + RESET_MARGIN_MS,
+		};
+	}
+}
+
+function numberOf(value: unknown): number | undefined {
+	const text = Array.isArray(value) ? (value as unknown[])[0] : value;
+	if (typeof text === 'number') return Number.isFinite(text) && text >= 0 ? text : undefined;
+	if (typeof text !== 'string' || !/^\s*\d+(\.\d+)?\s*$/.test(text)) return undefined;
+	return Number(text);
+}
+
+/** A reset in seconds: a delta, or (above 10^9) a unix time read against the answer's clock. */
+function resetMs(seconds: number | undefined, serverNow: number): number | undefined {
+	if (seconds === undefined) return undefined;
+	if (seconds > 1e9) return Math.max(0, seconds * 1000 - serverNow);
+	return seconds * 1000;
+}
+
+/** `key=value` parameters of a header field (`limit=100, remaining=5` or `"p";r=5;t=30`). */
+function params(value: unknown): Map<string, number> {
+	const text = Array.isArray(value) ? (value as unknown[]).join(',') : value;
+	const out = new Map<string, number>();
+	if (typeof text !== 'string') return out;
+	for (const m of text.matchAll(/\b([a-z]+)\s*=\s*(\d+(?:\.\d+)?)/gi)) {
+		const key = m[1].toLowerCase();
+		const n = Number(m[2]);
+		// With several policies in one field, the tightest counts.
+		if (!out.has(key) || n < out.get(key)!) out.set(key, n);
+	}
+	return out;
+}
+
+/**
+ * What the answer's headers say of the limit: `X-RateLimit-Limit/Remaining/Reset` (reset as
+ * seconds from now, or as a unix time), IETF drafts' `RateLimit-Limit/Remaining/Reset`, the
+ * combined `RateLimit: limit=…, remaining=…, reset=…`, or the newer `RateLimit: "p";r=…;t=…`
+ * with `RateLimit-Policy: "p";q=…;w=…`. `header` reads a header by lower-case name;
+ * `serverNow` is the answer's own clock (its `Date`), for a reset given as a unix time.
+ * Undefined when none is there.
+ */
+export function parseLimitHeaders(
+	header: (name: string) => unknown,
+	serverNow: number,
+): LimitReading | undefined {
+	const combined = params(header('ratelimit'));
+	const policy = params(header('ratelimit-policy'));
+	const reading: LimitReading = {};
+	const limit =
+		numberOf(header('x-ratelimit-limit')) ??
+		numberOf(header('ratelimit-limit')) ??
+		combined.get('limit') ??
+		policy.get('q') ??
+		numberOf(String(header('ratelimit-policy') ?? '').split(/[;,]/)[0]);
+	const remaining =
+		numberOf(header('x-ratelimit-remaining')) ??
+		numberOf(header('ratelimit-remaining')) ??
+		combined.get('remaining') ??
+		combined.get('r');
+	const reset = resetMs(
+		numberOf(header('x-ratelimit-reset')) ??
+			numberOf(header('ratelimit-reset')) ??
+			combined.get('reset') ??
+			combined.get('t'),
+		serverNow,
+	);
+	if (limit !== undefined) reading.limit = limit;
+	if (remaining !== undefined) reading.remaining = remaining;
+	if (reset !== undefined) reading.resetMs = reset;
+	return Object.keys(reading).length ? reading : undefined;
+}
