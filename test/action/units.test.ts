@@ -11,10 +11,18 @@ import {
 
 describe('poll schedule', () => {
 	test('first looks after about a second, then backs off by half up to 10 s', () => {
-		expect([0, 1, 2, 3, 4, 5].map(pollDelay)).toEqual([1000, 1000, 1500, 2250, 3375, 5063]);
+		expect([0, 1, 2, 3, 4, 5].map((r) => pollDelay(r))).toEqual([
+			1000, 1000, 1500, 2250, 3375, 5063,
+		]);
 		expect(pollDelay(30)).toBe(10_000);
 		for (let round = 1; round < 40; round++)
 			expect(pollDelay(round)).toBeGreaterThanOrEqual(pollDelay(round - 1));
+	});
+
+	test('quick (no request limit met): four looks a quarter second apart after the first, then the same back-off', () => {
+		const delays = Array.from({ length: 9 }, (_, r) => pollDelay(r, true));
+		expect(delays).toEqual([1000, 250, 250, 250, 250, 1000, 1500, 2250, 3375]);
+		expect(pollDelay(40, true)).toBe(10_000);
 	});
 });
 

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
 import { useSandbox } from '../harness/use-sandbox';
-import { CONTINUE, byId, pairs, run, templateId } from './helpers';
+import { CONTINUE, byId, creates, pairs, run, templateId } from './helpers';
 
 /** Resolves once the sandbox has seen `n` requests matching `filter` (polls every 10 ms). */
 async function seen(
@@ -93,16 +93,18 @@ describe('documents that do not finish', () => {
 		expect(result.error!.description).toMatch(/Wait Timeout/);
 		expect(seconds).toBeGreaterThanOrEqual(4);
 
-		// Poll rounds (by id or one list for both) at about 1, 2 and 3.5 s, and a last look at
-		// the deadline (4 s).
+		// Poll rounds (one list for all) at about 1 s, four quick looks a quarter second apart
+		// (no request limit was met), then 3 s, and a last look at the deadline (4 s).
 		const polls = sb.requests
 			.filter((r) => r.method === 'GET')
 			.map((r) => r.at)
-			.filter((at, i, all) => i === 0 || at - all[i - 1] > 200);
-		expect(polls).toHaveLength(4);
+			.filter((at, i, all) => i === 0 || at - all[i - 1] > 150);
+		expect(polls).toHaveLength(7);
+		const lastCreate = Math.max(...creates(sb).map((r) => r.at));
+		expect(polls[0] - lastCreate).toBeGreaterThanOrEqual(900);
 		const gaps = polls.slice(1).map((at, i) => at - polls[i]);
-		expect(gaps[0]).toBeGreaterThanOrEqual(900);
-		// Backoff, not a fixed interval: the next gap is half as long again.
-		expect(gaps[1]).toBeGreaterThanOrEqual(gaps[0] * 1.3);
+		for (const quick of gaps.slice(0, 4)) expect(quick).toBeLessThan(700);
+		// Backoff, not a fixed interval: after the quick looks, a full second.
+		expect(gaps[4]).toBeGreaterThanOrEqual(900);
 	}, 20_000);
 });

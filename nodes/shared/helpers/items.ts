@@ -60,15 +60,44 @@ export function paired(json: IDataObject | IDataObject[], itemIndex: number): IN
 	return list.map((entry) => ({ json: entry, pairedItem: { item: itemIndex } }));
 }
 
+/** A document an item made (or wrote to), with the last status seen of it. */
+export interface DocumentRef {
+	id: string;
+	status: string;
+}
+
+/** Words that name an item's document in its error: it exists, and how to get it. */
+export function describeMade(ref: DocumentRef): string {
+	const next =
+		ref.status === 'failure'
+			? `Generate it again with Update and status "Pending" (Document ID ${ref.id})`
+			: `Fetch it with Get or Download (Document ID ${ref.id})`;
+	return `Its document was made: ${ref.id} (last status: ${ref.status}). ${next} rather than running this item again, which would make a second one.`;
+}
+
 /**
  * The error item `continueOnFail` asks for: `{ error: <what happened>, message: <how to fix
  * it> }`. n8n 1.x and 2.x both send an item of exactly these keys to the error output when the
  * node's errors go there ("Continue (using error output)"); 1.x accepts no other key beside
- * `error`. With "Continue" it stays in the main output, in input order.
+ * `error` and `message`. With "Continue" it stays in the main output, in input order.
+ *
+ * An item whose document was made names it in the message, and, when `document` is given
+ * (only for "Continue": the error output would not take more keys), as `documentId` and its
+ * last `status` too.
  */
-export function errorItem(error: ItemError, itemIndex: number): INodeExecutionData {
+export function errorItem(
+	error: ItemError,
+	itemIndex: number,
+	made?: DocumentRef,
+	document?: DocumentRef,
+): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
-	if (error.description) json.message = error.description;
+	const message = [error.description, made && describeMade(made)].filter(Boolean).join(' ');
+	if (message) json.message = message;
+	if (document) {
+		json.documentId = document.id;
+		json.status = document.status;
+	}
 	return { json, pairedItem: { item: itemIndex } };
 }
 

@@ -9,3 +9,11 @@ export * from './documents';
 export * from './templates';
 export * from './hooks';
 export { describeShape } from './schemas';
+export {
+	DEFAULT_MAX_LIMIT_WAIT_MS,
+	heldByLimit,
+	limitReport,
+	limitRequestsTo,
+	type LimitSettings,
+} from './gate';
+export type { PaceStats } from './pace';

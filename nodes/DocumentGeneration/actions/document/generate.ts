@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isFinished, normalizeDocument } from '../../../shared/helpers/document';
-import type { ItemError } from '../../../shared/helpers/items';
+import type { DocumentRef, ItemError } from '../../../shared/helpers/items';
 import {
 	CONCURRENCY,
 	asNodeError,
@@ -23,6 +23,8 @@ import {
 } from '../../../shared/helpers/items';
 import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
+import { heldByLimit, limitRequestsTo } from '../../../shared/transport';
+import { isQuotaSpent, nameDocuments, quotaNotSent, reportBatch } from './batch';
 import { SYNC_MAX_ITEMS } from './sync';
 import type { WaitTarget } from './wait';
 import { waitForDocuments } from './wait';
@@ -36,12 +38,22 @@ export const waitOptions: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Max Wait for Rate Limit (Seconds)',
+			name: 'maxRateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120,
+			description:
+				"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
+		},
+		{
 			displayName: 'Wait Timeout (Seconds)',
 			name: 'waitTimeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 300,
-			description: 'How long to wait for the generation before the item fails',
+			description:
+				"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
 		},
 	],
 };
@@ -51,6 +63,8 @@ export interface GenerationOptions {
 	download: boolean;
 	binaryPropertyName: string;
 	timeoutSeconds: number;
+	/** The longest single wait for the request limit (429) the run accepts. */
+	maxLimitWaitSeconds: number;
 }
 
 export interface GenerationRequest extends GenerationOptions {
@@ -64,6 +78,8 @@ export interface GenerationRequest extends GenerationOptions {
 	/** Whether the write starts a generation (status pending). */
 	generates: boolean;
 	templateId?: string;
+	/** The document written to, when known before the write (an update). */
+	documentId?: string;
 }
 
 export const NO_WAIT: GenerationOptions = {
@@ -71,6 +87,7 @@ export const NO_WAIT: GenerationOptions = {
 	download: false,
 	binaryPropertyName: 'data',
 	timeoutSeconds: 300,
+	maxLimitWaitSeconds: 120,
 };
 
 /** Wait/download settings common to create and update, read and checked for one item. */
@@ -88,7 +105,18 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 				'Set Options → Wait Timeout to a number of seconds, e.g. 300',
 			)
 		: 300;
-	return { wait: !!wait, download: !!download, binaryPropertyName, timeoutSeconds };
+	const maxLimitWaitSeconds = parsePositiveInteger(
+		options.maxRateLimitWait ?? 120,
+		'max wait for rate limit',
+		'Set Options → Max Wait for Rate Limit to a number of seconds, e.g. 120',
+	);
+	return {
+		wait: !!wait,
+		download: !!download,
+		binaryPropertyName,
+		timeoutSeconds,
+		maxLimitWaitSeconds,
+	};
 }
 
 export async function runGenerations(
@@ -98,6 +126,8 @@ export async function runGenerations(
 ): Promise<INodeExecutionData[]> {
 	const continueOnFail = ctx.continueOnFail();
 	const errors = new Map<number, ItemError>();
+	/** The document each item wrote to, with the last status seen: named in its error item. */
+	const made = new Map<number, DocumentRef>();
 	// Without continueOnFail the first failure ends the run: nothing new is started after it.
 	const stop = new AbortController();
 	const fail = (i: number, error: unknown) => {
@@ -106,7 +136,8 @@ export async function runGenerations(
 	};
 	const throwFirstError = () => {
 		if (continueOnFail || errors.size === 0) return;
-		throw errors.get(Math.min(...errors.keys()));
+		const first = Math.min(...errors.keys());
+		throw nameDocuments(errors.get(first)!, first, made);
 	};
 
 	// 1. Check every item before anything is sent.
@@ -119,19 +150,34 @@ export async function runGenerations(
 		}
 	}
 	throwFirstError();
+	const first = requests.values().next().value as GenerationRequest | undefined;
+	limitRequestsTo(ctx, {
+		maxWaitMs: (first?.maxLimitWaitSeconds ?? NO_WAIT.maxLimitWaitSeconds) * 1000,
+		option: 'Options → Max Wait for Rate Limit',
+	});
 
-	// 2. Send the writes, a few at a time; a single waited-for item in one round trip.
+	// 2. Send the writes, a few at a time; a single waited-for item in one round trip. Once
+	// the service says the account's quota is spent, the writes not sent yet are not sent.
 	const documents = new Map<number, IDataObject>();
-	const answeredAt = new Map<number, number>();
-	const startedAt = Date.now();
+	const answered = new Map<number, { at: number; held: number }>();
+	let quota: ItemError | undefined;
+	let notSent = 0;
 	const sync = requests.size <= SYNC_MAX_ITEMS;
 	await mapConcurrent([...requests], CONCURRENCY, async ([i, request]) => {
 		if (stop.signal.aborted) return;
+		if (quota && request.generates) {
+			notSent++;
+			return fail(i, quotaNotSent(ctx, quota, i));
+		}
+		if (request.documentId) made.set(i, { id: request.documentId, status: 'unknown' });
 		try {
 			const viaSync = sync && request.sendSync && request.wait && request.generates;
-			documents.set(i, viaSync ? await request.sendSync!() : await request.send());
-			answeredAt.set(i, Date.now());
+			const document = viaSync ? await request.sendSync!() : await request.send();
+			documents.set(i, document);
+			answered.set(i, { at: Date.now(), held: heldByLimit(ctx) });
+			made.set(i, { id: String(document.id), status: String(document.status) });
 		} catch (error) {
+			if (isQuotaSpent(error)) quota ??= asNodeError(ctx, error, i);
 			fail(i, error);
 		}
 	});
@@ -140,23 +186,24 @@ export async function runGenerations(
 	// 3. Wait for every started generation together; fetch each file as soon as it is ready.
 	const finished = new Map<number, IDataObject>();
 	const binaries = new Map<number, IBinaryKeyData>();
+	const generationTimes: number[] = [];
 	const downloads: Array<Promise<void>> = [];
 	const limit = createLimiter(CONCURRENCY);
 	const targets: WaitTarget[] = [];
 	for (const [i, document] of documents) {
 		const request = requests.get(i)!;
 		if (!request.wait || !request.generates) continue;
+		const at = answered.get(i)!;
 		targets.push({
 			itemIndex: i,
 			id: String(document.id),
 			updatedAt: document.updated_at,
 			templateId: (document.document_template_id as string | undefined) ?? request.templateId,
-			deadline: startedAt + request.timeoutSeconds * 1000,
+			startedAt: at.at,
+			heldAtStart: at.held,
 			timeoutSeconds: request.timeoutSeconds,
 			// A sync create may answer with the finished card: no poll is needed then.
-			known: isFinished(document.status)
-				? { card: document, fetchedAt: answeredAt.get(i) ?? Date.now() }
-				: undefined,
+			known: isFinished(document.status) ? { card: document, fetchedAt: at.at } : undefined,
 		});
 	}
 	if (targets.length) {
@@ -164,8 +211,13 @@ export async function runGenerations(
 			stop: stop.signal,
 			onResult: (target, result) => {
 				const i = target.itemIndex;
-				if ('error' in result) return fail(i, result.error);
+				if ('error' in result) {
+					made.set(i, { id: target.id, status: result.status });
+					return fail(i, result.error);
+				}
+				made.set(i, { id: target.id, status: String(result.card.status) });
 				finished.set(i, result.card);
+				generationTimes.push(result.generationMs);
 				const request = requests.get(i)!;
 				if (!request.download) return;
 				downloads.push(
@@ -185,14 +237,23 @@ export async function runGenerations(
 		});
 	}
 	await Promise.all(downloads);
+	reportBatch(ctx, {
+		items: requests.size,
+		generationTimes,
+		timeoutSeconds: first?.timeoutSeconds ?? NO_WAIT.timeoutSeconds,
+		quota,
+		notSent,
+	});
 	throwFirstError();
 
-	// 4. Output in input order.
+	// 4. Output in input order; an item whose document was made names it even when it failed.
+	const flat = ctx.getNode().onError !== 'continueErrorOutput';
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const error = errors.get(i);
 		if (error) {
-			out.push(errorItem(error, i));
+			const ref = made.get(i);
+			out.push(errorItem(error, i, ref, flat ? ref : undefined));
 			continue;
 		}
 		const json = normalizeDocument(finished.get(i) ?? documents.get(i)!);

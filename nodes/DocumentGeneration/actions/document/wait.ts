@@ -17,7 +17,14 @@ import { isFinished } from '../../../shared/helpers/document';
 import { timeOf } from '../../../shared/helpers/dates';
 import type { ItemError } from '../../../shared/helpers/items';
 import { CONCURRENCY, asNodeError, mapConcurrent } from '../../../shared/helpers/items';
-import { PAGE_SIZE, getDocumentCard, listDocumentCards, pause } from '../../../shared/transport';
+import {
+	PAGE_SIZE,
+	getDocumentCard,
+	heldByLimit,
+	limitReport,
+	listDocumentCards,
+	pause,
+} from '../../../shared/transport';
 import { isAfterWrite, pollDelay, updatedSinceFor } from './schedule';
 
 /** Complete list rounds a document may be missing from before it is fetched by id. */
@@ -31,14 +38,18 @@ export interface WaitTarget {
 	/** `updated_at` of the create/update answer (service clock). */
 	updatedAt: unknown;
 	templateId?: string;
-	/** Host clock deadline (ms). */
-	deadline: number;
+	/** When the service answered the write (host clock, ms): the generation clock starts. */
+	startedAt: number;
+	/** Time the execution's requests had been held by the limit by then (`heldByLimit`). */
+	heldAtStart: number;
 	timeoutSeconds: number;
 	/** A card already in hand for this document (e.g. the answer of a sync create). */
 	known?: { card: IDataObject; fetchedAt: number };
 }
 
-export type WaitResult = { card: IDataObject; fetchedAt: number } | { error: ItemError };
+export type WaitResult =
+	| { card: IDataObject; fetchedAt: number; generationMs: number }
+	| { error: ItemError; status: string };
 
 export interface WaitOptions {
 	/** Called once per target the moment its result is known. */
@@ -80,10 +91,15 @@ function timeoutError(
 	ctx: IExecuteFunctions,
 	target: WaitTarget,
 	lastStatus: string,
+	heldMs: number,
 ): NodeOperationError {
+	const held =
+		heldMs >= 1000
+			? ` (not counting ${Math.round(heldMs / 1000)} s held by the service's request limit)`
+			: '';
 	return new NodeOperationError(
 		ctx.getNode(),
-		`Document ${target.id} was still ${lastStatus} after waiting ${target.timeoutSeconds} s`,
+		`Document ${target.id} was still ${lastStatus} after waiting ${target.timeoutSeconds} s${held}`,
 		{
 			description: `It may still finish. Fetch it later with the Get or Download operation (Document ID ${target.id}), start a workflow from the Document Generation Trigger instead, or raise Options → Wait Timeout.`,
 			itemIndex: target.itemIndex,
@@ -142,8 +158,11 @@ export async function waitForDocuments(
 		if (!entry) return;
 		watched.delete(id);
 		for (const target of entry.targets)
-			give(target, { error: asNodeError(ctx, error, target.itemIndex) });
+			give(target, { error: asNodeError(ctx, error, target.itemIndex), status: entry.status });
 	};
+	/** Time a target's generation has had so far: since its write, less the limit's holds. */
+	const generationMs = (target: WaitTarget, now: number) =>
+		now - target.startedAt - (heldByLimit(ctx) - target.heldAtStart);
 	const failAll = (error: unknown) => {
 		for (const id of [...watched.keys()]) failDocument(id, error);
 	};
@@ -161,19 +180,26 @@ export async function waitForDocuments(
 			give(
 				target,
 				card.status === 'success'
-					? { card, fetchedAt }
-					: { error: failureError(ctx, card, target.itemIndex) },
+					? { card, fetchedAt, generationMs: generationMs(target, fetchedAt) }
+					: { error: failureError(ctx, card, target.itemIndex), status: entry.status },
 			);
 		}
 		return true;
 	};
 	for (const target of targets) if (target.known) settle(target.known.card, target.known.fetchedAt);
 
+	/** What is left of a target's Wait Timeout (ms). */
+	const timeLeft = (target: WaitTarget, now: number) =>
+		target.timeoutSeconds * 1000 - generationMs(target, now);
 	const expire = (now: number) => {
 		for (const [id, entry] of [...watched]) {
 			const left = entry.targets.filter((target) => {
-				if (now < target.deadline) return true;
-				give(target, { error: timeoutError(ctx, target, entry.status) });
+				if (timeLeft(target, now) > 0) return true;
+				const held = heldByLimit(ctx) - target.heldAtStart;
+				give(target, {
+					error: timeoutError(ctx, target, entry.status, held),
+					status: entry.status,
+				});
 				return false;
 			});
 			if (left.length) entry.targets = left;
@@ -256,10 +282,10 @@ export async function waitForDocuments(
 		expire(Date.now());
 		if (watched.size === 0) break;
 		const now = Date.now();
-		const earliest = Math.min(
-			...[...watched.values()].flatMap((entry) => entry.targets.map((t) => t.deadline)),
+		const soonest = Math.min(
+			...[...watched.values()].flatMap((entry) => entry.targets.map((t) => timeLeft(t, now))),
 		);
-		await pause(Math.max(0, Math.min(pollDelay(round), earliest - now)), stop);
+		await pause(Math.max(0, Math.min(pollDelay(round, !limitReport(ctx).limited), soonest)), stop);
 		if (stop.aborted) {
 			if (cancel?.aborted)
 				failAll(

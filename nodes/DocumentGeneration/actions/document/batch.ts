@@ -1,0 +1,101 @@
+/**
+ * What a batch of generations tells the user beyond its items: a spent quota (the writes not
+ * sent after it fail at once with one error), the documents a failed run had made (so none
+ * is left unnamed), and execution hints on the node after long work (the service's queue, a
+ * spent quota; the request limit's hint is the router's, for every operation).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { DocumentRef, ItemError } from '../../../shared/helpers/items';
+import { describeMade } from '../../../shared/helpers/items';
+
+/** Generations slower than this (create to file) are worth a word: the service's queue. */
+export const QUEUE_HINT_MS = 30_000;
+
+/** Documents named one by one in the error that stops a run; the rest are counted. */
+const NAMED_IN_ERROR = 10;
+
+/** Whether the service refused a write because the account's document quota is spent (422). */
+export function isQuotaSpent(error: unknown): boolean {
+	return (
+		error instanceof NodeApiError &&
+		String(error.httpCode) === '422' &&
+		/quota/i.test(`${error.message} ${error.description ?? ''}`)
+	);
+}
+
+/** The error of an item not sent because an earlier write found the quota spent. */
+export function quotaNotSent(
+	ctx: IExecuteFunctions,
+	quota: ItemError,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), "Not sent: the account's document quota is spent", {
+		description: `The service refused an earlier document of this run (${quota.message}), so this item and the others after it were not sent. Add documents to the plan or upgrade it in the dashboard (or wait for the next month), then run again with the items that failed: the documents already made are in the output.`,
+		itemIndex,
+	});
+}
+
+/**
+ * The error that stops a run (without Continue On Fail), naming its item's document and the
+ * other documents the run had made: they keep generating, and a run started again would make
+ * them a second time.
+ */
+export function nameDocuments(
+	error: ItemError,
+	itemIndex: number,
+	made: Map<number, DocumentRef>,
+): ItemError {
+	const own = made.get(itemIndex);
+	const others = [...made].filter(([i]) => i !== itemIndex).map(([, ref]) => ref.id);
+	const parts = [error.description ?? ''];
+	if (own) parts.push(describeMade(own));
+	if (others.length) {
+		const shown = others.slice(0, NAMED_IN_ERROR).join(', ');
+		const more =
+			others.length > NAMED_IN_ERROR ? ` and ${others.length - NAMED_IN_ERROR} more` : '';
+		parts.push(
+			`This run had also made ${others.length} other document${others.length === 1 ? '' : 's'} (${shown}${more}); they are kept and keep generating. Get Many (Updated Since the start of this run) lists them: run again only the items without one.`,
+		);
+	}
+	error.description = parts.filter(Boolean).join(' ');
+	return error;
+}
+
+function seconds(ms: number): string {
+	return `${Math.round(ms / 1000)} s`;
+}
+
+export interface BatchFacts {
+	items: number;
+	/** Generation times (create to finished, less the limit's holds) of the successes (ms). */
+	generationTimes: number[];
+	timeoutSeconds: number;
+	/** The refusal that found the quota spent, when one did. */
+	quota?: ItemError;
+	/** Items not sent because of it. */
+	notSent: number;
+}
+
+/** Execution hints on the node about the service's queue and quota during this run. */
+export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
+	if (typeof ctx.addExecutionHints !== 'function') return;
+	const times = [...facts.generationTimes].sort((a, b) => a - b);
+	const slowest = times[times.length - 1] ?? 0;
+	if (slowest >= QUEUE_HINT_MS) {
+		const median = times[Math.floor(times.length / 2)];
+		ctx.addExecutionHints({
+			type: 'info',
+			location: 'outputPane',
+			message: `${facts.items} items: documents took up to ${seconds(slowest)} from create to file (median ${seconds(median)}), because the service renders a few documents at a time and the rest wait in its queue. Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders faster.`,
+		});
+	}
+	if (facts.quota) {
+		ctx.addExecutionHints({
+			type: 'warning',
+			location: 'outputPane',
+			message: `The account's document quota ran out during this run: ${facts.notSent} item${facts.notSent === 1 ? ' was' : 's were'} not sent. Add documents or upgrade the plan in the dashboard, then run again with the failed items only.`,
+		});
+	}
+}
