@@ -13,7 +13,14 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
-import { downloadError, fetchFile, getDocumentCard, headerValue } from './transport';
+import {
+	brokenDownload,
+	discardBody,
+	downloadError,
+	fetchFile,
+	getDocumentCard,
+	headerValue,
+} from './transport';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
 export const FRESH_LINK_MS = 60_000;
@@ -76,18 +83,25 @@ export async function downloadToBinary(
 			});
 		}
 		const response = await fetchFile(ctx, url, { what, itemIndex });
-		if (response.statusCode < 300 && Buffer.isBuffer(response.body)) {
+		if (response.statusCode < 300) {
 			const contentType = headerValue(response.headers, 'content-type');
 			const filename = fileNameFor(current, contentType);
-			return await ctx.helpers.prepareBinaryData(
-				response.body,
-				filename,
-				mimeTypeFor(filename, current.output_type, contentType),
-			);
-		}
-		// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
-		if (response.statusCode !== 403 || attempt >= 1)
+			try {
+				// Streamed into n8n's binary store as it arrives (to disk in filesystem mode).
+				return await ctx.helpers.prepareBinaryData(
+					response.body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
+					filename,
+					mimeTypeFor(filename, current.output_type, contentType),
+				);
+			} catch (error) {
+				discardBody(response.body);
+				// The file broke off on its way: once more, with a fresh link.
+				if (attempt >= 1) throw brokenDownload(ctx, error, what, itemIndex);
+			}
+		} else if (response.statusCode !== 403 || attempt >= 1) {
+			// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
 			throw downloadError(ctx, response.statusCode, what, itemIndex);
+		}
 		current = await getDocumentCard(ctx, id, { itemIndex });
 	}
 }

@@ -563,8 +563,13 @@ async function startSandbox(userOptions = {}) {
 			res.write(data)
 				? Promise.resolve()
 				: new Promise((resolve) => {
-						res.once('drain', resolve);
-						res.once('close', resolve);
+						const done = () => {
+							res.off('drain', done);
+							res.off('close', done);
+							resolve();
+						};
+						res.on('drain', done);
+						res.on('close', done);
 					});
 		try {
 			await write(body);

@@ -238,6 +238,18 @@ export function describeDownloadError(status: number, what: string): ApiErrorTex
 	};
 }
 
+/** Message and fix for a file that broke off twice while it arrived (`code`: why). */
+export function describeBrokenDownload(code: string, what: string): ApiErrorText {
+	const why =
+		networkKind(code) === 'timeout'
+			? 'stopped arriving for longer than the Request Timeout'
+			: `broke off (${code})`;
+	return {
+		message: `The file broke off while trying to ${what}`,
+		description: `It ${why}, and again with a fresh link. The document is kept: run again later, or raise Request Timeout in the Document Generation credential if the file host is just slow.`,
+	};
+}
+
 /** Replaces every occurrence of the secret in a text. */
 export function redact(value: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return value;

@@ -8,9 +8,17 @@ import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import type { TransportContext } from '../types';
-import { describeDownloadError, describeHttpError } from './errors';
+import { describeBrokenDownload, describeDownloadError, describeHttpError } from './errors';
+import { networkFailure } from './network';
 import type { ApiRequest, Query, RawResponse } from './exchange';
-import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S, apiError, exchange } from './exchange';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_TIMEOUT_MS,
+	MAX_TIMEOUT_S,
+	apiError,
+	discardBody,
+	exchange,
+} from './exchange';
 import { parseJsonLoose } from '../helpers/json';
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';
@@ -135,8 +143,10 @@ export async function apiRequestWithHeaders<T = unknown>(
 
 /**
  * Fetches a file from a presigned download URL: no Authorization header (a second
- * credential makes such URLs fail), transient failures retried. Returns the raw answer so
- * the caller can react to 403 (expired URL) by fetching a fresh one.
+ * credential makes such URLs fail), transient failures retried. Answers with any status
+ * (the caller reacts to 403, an expired link, by fetching a fresh one); the body of a 2xx
+ * answer is a stream, to be read once into n8n's binary store (so a large file is never held
+ * in memory whole), any other body is read into a Buffer.
  */
 export async function fetchFile(
 	ctx: TransportContext,
@@ -149,7 +159,7 @@ export async function fetchFile(
 		{
 			method: 'GET',
 			url,
-			encoding: 'arraybuffer',
+			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			// Until the answer starts, then between chunks: a slow but flowing download is fine.
@@ -160,11 +170,48 @@ export async function fetchFile(
 		apiKey,
 		request,
 	);
-	if (response.body !== undefined && response.body !== null && !Buffer.isBuffer(response.body)) {
-		const body = response.body as ArrayBuffer | string;
-		response.body = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
-	}
+	if (response.statusCode >= 300) response.body = await readAll(response.body);
 	return response;
+}
+
+/** Bytes of an error answer's body worth reading (an object store's XML error is small). */
+const MAX_ERROR_BYTES = 64 * 1024;
+
+/**
+ * A body (stream, buffer or text) as a Buffer, up to MAX_ERROR_BYTES; one that breaks off
+ * gives what arrived.
+ */
+async function readAll(body: unknown): Promise<Buffer> {
+	if (Buffer.isBuffer(body)) return body;
+	if (typeof body === 'string') return Buffer.from(body);
+	if (body instanceof ArrayBuffer) return Buffer.from(body);
+	const chunks: Buffer[] = [];
+	if (body && typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
+		let size = 0;
+		try {
+			for await (const chunk of body as AsyncIterable<Buffer | string>) {
+				const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+				chunks.push(bytes);
+				size += bytes.length;
+				if (size >= MAX_ERROR_BYTES) break;
+			}
+		} catch {
+			// What arrived is enough to describe the error.
+		}
+		discardBody(body);
+	}
+	return Buffer.concat(chunks).subarray(0, MAX_ERROR_BYTES);
+}
+
+/** A NodeApiError for a file that broke off while it was being read (twice). */
+export function brokenDownload(
+	ctx: TransportContext,
+	error: unknown,
+	what: string,
+	itemIndex?: number,
+) {
+	const { code } = networkFailure(error);
+	return apiError(ctx, describeBrokenDownload(code, what), undefined, { itemIndex });
 }
 
 /** A NodeApiError for a failed download answer (used by the download helpers). */

@@ -10,8 +10,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { DocumentRef, ItemError } from '../../../shared/helpers/items';
 import { describeMade } from '../../../shared/helpers/items';
 
-/** Generations slower than this (create to file) are worth a word: the service's queue. */
-export const QUEUE_HINT_MS = 30_000;
+/** Documents seen waiting in the service's queue this long are worth a word. */
+export const QUEUE_HINT_MS = 5_000;
 
 /** Documents named one by one in the error that stops a run; the rest are counted. */
 const NAMED_IN_ERROR = 10;
@@ -69,8 +69,8 @@ function seconds(ms: number): string {
 
 export interface BatchFacts {
 	items: number;
-	/** Generation times (create to finished, less the limit's holds) of the successes (ms). */
-	generationTimes: number[];
+	/** How long each success was seen pending in the service's queue (ms). */
+	queueTimes: number[];
 	timeoutSeconds: number;
 	/** The refusal that found the quota spent, when one did. */
 	quota?: ItemError;
@@ -81,14 +81,14 @@ export interface BatchFacts {
 /** Execution hints on the node about the service's queue and quota during this run. */
 export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
 	if (typeof ctx.addExecutionHints !== 'function') return;
-	const times = [...facts.generationTimes].sort((a, b) => a - b);
+	const times = [...facts.queueTimes].sort((a, b) => a - b);
 	const slowest = times[times.length - 1] ?? 0;
 	if (slowest >= QUEUE_HINT_MS) {
-		const median = times[Math.floor(times.length / 2)];
+		const queued = times.filter((ms) => ms >= QUEUE_HINT_MS).length;
 		ctx.addExecutionHints({
 			type: 'info',
 			location: 'outputPane',
-			message: `${facts.items} items: documents took up to ${seconds(slowest)} from create to file (median ${seconds(median)}), because the service renders a few documents at a time and the rest wait in its queue. Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders faster.`,
+			message: `${facts.items} items: ${queued} document${queued === 1 ? '' : 's'} waited up to ${seconds(slowest)} in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.`,
 		});
 	}
 	if (facts.quota) {

@@ -186,7 +186,7 @@ export async function runGenerations(
 	// 3. Wait for every started generation together; fetch each file as soon as it is ready.
 	const finished = new Map<number, IDataObject>();
 	const binaries = new Map<number, IBinaryKeyData>();
-	const generationTimes: number[] = [];
+	const queueTimes: number[] = [];
 	const downloads: Array<Promise<void>> = [];
 	const limit = createLimiter(CONCURRENCY);
 	const targets: WaitTarget[] = [];
@@ -217,7 +217,7 @@ export async function runGenerations(
 				}
 				made.set(i, { id: target.id, status: String(result.card.status) });
 				finished.set(i, result.card);
-				generationTimes.push(result.generationMs);
+				queueTimes.push(result.queuedMs);
 				const request = requests.get(i)!;
 				if (!request.download) return;
 				downloads.push(
@@ -239,7 +239,7 @@ export async function runGenerations(
 	await Promise.all(downloads);
 	reportBatch(ctx, {
 		items: requests.size,
-		generationTimes,
+		queueTimes,
 		timeoutSeconds: first?.timeoutSeconds ?? NO_WAIT.timeoutSeconds,
 		quota,
 		notSent,

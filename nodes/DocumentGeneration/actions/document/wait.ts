@@ -48,7 +48,12 @@ export interface WaitTarget {
 }
 
 export type WaitResult =
-	| { card: IDataObject; fetchedAt: number; generationMs: number }
+	| {
+			card: IDataObject;
+			fetchedAt: number;
+			/** How long it was seen waiting in the service's queue (pending), at least. */
+			queuedMs: number;
+	  }
 	| { error: ItemError; status: string };
 
 export interface WaitOptions {
@@ -65,6 +70,8 @@ interface Watched {
 	status: string;
 	/** Complete list rounds in a row that did not show the document. */
 	misses: number;
+	/** When a poll last saw it still pending, waiting in the service's queue (host clock). */
+	pendingSeenAt?: number;
 }
 
 function failureError(
@@ -174,13 +181,19 @@ export async function waitForDocuments(
 		// A finished view older than our write shows the previous generation: not ours yet.
 		if (isFinished(card.status) && !isAfterWrite(card.updated_at, entry.writtenAt)) return false;
 		entry.status = String(card.status);
+		if (card.status === 'pending') entry.pendingSeenAt = fetchedAt;
 		if (!isFinished(card.status)) return false;
 		watched.delete(id);
 		for (const target of entry.targets) {
 			give(
 				target,
 				card.status === 'success'
-					? { card, fetchedAt, generationMs: generationMs(target, fetchedAt) }
+					? {
+							card,
+							fetchedAt,
+							queuedMs:
+								entry.pendingSeenAt === undefined ? 0 : generationMs(target, entry.pendingSeenAt),
+						}
 					: { error: failureError(ctx, card, target.itemIndex), status: entry.status },
 			);
 		}
