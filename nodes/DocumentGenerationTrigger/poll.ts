@@ -14,6 +14,7 @@ import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import { workspaceNamesOrNone } from '../shared/methods/workspaces';
+import { DEFAULT_MAX_LIMIT_WAIT_MS, limitRequestsTo } from '../shared/transport';
 import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor/model';
 import { newest, oldestFirst } from './cursor/model';
 import {
@@ -102,8 +103,16 @@ interface EventOutcome {
 	fresh: Entry[];
 }
 
+/** What a poll may wait for the service's request limit, and what to say when it asks more. */
+const POLL_LIMIT = {
+	maxWaitMs: DEFAULT_MAX_LIMIT_WAIT_MS,
+	advice:
+		'this poll fired nothing and changed nothing, and the next poll tries again. If it keeps happening, other workflows use up the request limit of this account: spread them over time, poll less often, or move to a plan with a higher limit.',
+};
+
 export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(this);
+	limitRequestsTo(this, POLL_LIMIT);
 	if (this.getMode() === 'manual') return await manualRun(this, settings);
 
 	const staticData = this.getWorkflowStaticData('node');

@@ -8,7 +8,12 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { asNodeError } from '../shared/helpers/items';
-import { createRestHook, deleteRestHook } from '../shared/transport';
+import {
+	DEFAULT_MAX_LIMIT_WAIT_MS,
+	createRestHook,
+	deleteRestHook,
+	limitRequestsTo,
+} from '../shared/transport';
 import type { WebhookSettings } from './settings';
 import { readWebhookSettings, serviceEvent } from './settings';
 
@@ -36,16 +41,24 @@ function stored(ctx: IHookFunctions): Registered | undefined {
 	return { signature: hooks.signature, ids: hooks.ids.map(String) };
 }
 
-async function removeAll(ctx: IHookFunctions, ids: string[]): Promise<void> {
-	for (const id of ids) {
+/**
+ * Removes the hooks one by one; answers the ids still registered (the one that failed and
+ * those after it) with the error, so that none is ever forgotten.
+ */
+async function removeEach(
+	ctx: IHookFunctions,
+	ids: string[],
+): Promise<{ left: string[]; error?: unknown }> {
+	for (let i = 0; i < ids.length; i++) {
 		try {
-			await deleteRestHook(ctx, id);
+			await deleteRestHook(ctx, ids[i]);
 		} catch (error) {
-			// Already gone is what we want; anything else is reported.
+			// Already gone is what we want; anything else leaves this one and the rest.
 			if (!(error instanceof NodeApiError && String(error.httpCode) === '404'))
-				throw asNodeError(ctx, error);
+				return { left: ids.slice(i), error: asNodeError(ctx, error) };
 		}
 	}
+	return { left: [] };
 }
 
 export async function checkExists(this: IHookFunctions): Promise<boolean> {
@@ -55,8 +68,15 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	return stored(this)?.signature === signatureOf(url, settings);
 }
 
+/** Activation waits for the service's request limit as a batch does; past that it fails. */
+const ACTIVATION_LIMIT = {
+	maxWaitMs: DEFAULT_MAX_LIMIT_WAIT_MS,
+	advice: 'activate the workflow again in a few minutes.',
+};
+
 export async function create(this: IHookFunctions): Promise<boolean> {
 	const settings = readWebhookSettings(this);
+	limitRequestsTo(this, ACTIVATION_LIMIT);
 	if (settings.registration === 'manual') return true;
 	const url = this.getNodeWebhookUrl('default') ?? '';
 	// Hooks registered for an earlier URL or other filters go first.
@@ -73,8 +93,10 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		try {
 			ids.push(await createRestHook(this, hook));
 		} catch (error) {
-			// Leave nothing half-registered behind.
-			await removeAll(this, ids).catch(() => undefined);
+			// Leave nothing half-registered behind; what cannot be removed now is kept (under a
+			// signature that never matches), so the next activation or deactivation removes it.
+			const { left } = await removeEach(this, ids);
+			if (left.length) this.getWorkflowStaticData('node').hooks = { signature: '', ids: left };
 			if (error instanceof NodeApiError) {
 				error.description = `The service refused to register the webhook, so the trigger was not activated. ${error.description ?? ''} Check the Workspace and the template filter of the trigger, and that n8n's URL (${url}) is reachable from the internet (N8N_WEBHOOK_URL, or WEBHOOK_URL on older n8n); or choose Registration "Manual" and add the URL in the dashboard.`;
 			}
@@ -88,7 +110,13 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 export async function remove(this: IHookFunctions): Promise<boolean> {
 	const data = this.getWorkflowStaticData('node');
 	const previous = stored(this);
-	if (previous) await removeAll(this, previous.ids);
+	if (previous) {
+		const { left, error } = await removeEach(this, previous.ids);
+		if (left.length) {
+			data.hooks = { signature: previous.signature, ids: left };
+			throw error;
+		}
+	}
 	delete data.hooks;
 	return true;
 }

@@ -3,7 +3,9 @@
  * otherwise the document re-read from the API with the key), check it against the chosen
  * events, templates and channel, and start one execution with the document (the file
  * attached on request). A refused delivery answers 401 and starts nothing; a delivery that
- * does not match answers 200 (so the service does not retry it) and starts nothing.
+ * does not match answers 200 (so the service does not retry it) and starts nothing; one that
+ * cannot be checked just now (the request limit, the service failing) answers 503, and the
+ * service sends it again later.
  */
 import type {
 	IDataObject,
@@ -11,12 +13,13 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { downloadToBinary } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { parseJsonLoose } from '../shared/helpers/json';
 import { isUuid } from '../shared/helpers/parse';
-import { CREDENTIAL_TYPE, getDocumentCard } from '../shared/transport';
+import { CREDENTIAL_TYPE, getDocumentCard, limitRequestsTo } from '../shared/transport';
 import { mismatch, readWebhookSettings } from './settings';
 import { verifySignature } from './signature';
 
@@ -73,8 +76,18 @@ function remember(ctx: IWebhookFunctions, id: string): void {
 	handled.set(key, [...(handled.get(key) ?? []), id].slice(-REMEMBERED));
 }
 
+/**
+ * A delivery waits for the service's request limit only briefly: answered with an error, it
+ * is sent again later by the service, which is better than holding the connection.
+ */
+const DELIVERY_LIMIT = {
+	maxWaitMs: 10_000,
+	advice: 'n8n answered the delivery with an error, so the service sends it again later.',
+};
+
 export async function receive(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const settings = readWebhookSettings(this);
+	limitRequestsTo(this, DELIVERY_LIMIT);
 	const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
 	const secret =
 		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
@@ -111,8 +124,17 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 		if (!isUuid(id)) return refuse(this, 400, 'The body holds no document id');
 		try {
 			document = await getDocumentCard(this, id.toLowerCase());
-		} catch {
-			return refuse(this, 401, 'The document could not be read from the API with the credential');
+		} catch (error) {
+			// Not the account's document (or not one at all): refused. Anything else (the
+			// request limit, the service failing) is passing: the service sends it again.
+			const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+			if ([401, 403, 404].includes(status))
+				return refuse(this, 401, 'The document could not be read from the API with the credential');
+			return refuse(
+				this,
+				503,
+				'The document could not be read from the API just now; send it again later',
+			);
 		}
 	}
 

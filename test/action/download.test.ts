@@ -169,6 +169,44 @@ describe('download operation', () => {
 		]);
 	});
 
+	test('a large file streams into the binary store whole', async () => {
+		sb.setOptions({ fileSizeBytes: 6_000_000 });
+		try {
+			const doc = sb.createDocument({ status: 'success' });
+			const result = await run(sb, download(), [{ id: doc.id }]);
+			expect(result.error).toBeUndefined();
+			const bytes = await getBinaryBuffer(result.items[0].binary!.data);
+			expect(bytes.length).toBe(6_000_000);
+			expect(bytes.subarray(0, 5).toString('latin1')).toBe(PDF);
+		} finally {
+			sb.setOptions({ fileSizeBytes: 0 });
+		}
+	});
+
+	test('a file that breaks off on its way is fetched once more with a fresh link', async () => {
+		sb.faults.add({ type: 'cut', method: 'GET', path: '/files/', afterBytes: 200 });
+		const doc = sb.createDocument({ status: 'success' });
+		const result = await run(sb, download(), [{ id: doc.id }]);
+		expect(result.error).toBeUndefined();
+		expect(
+			sb.requests.map((r) => `${r.path.startsWith('/files/') ? 'file' : 'card'} ${r.status}`),
+		).toEqual(['card 200', 'file 0', 'card 200', 'file 200']);
+		const bytes = await getBinaryBuffer(result.items[0].binary!.data);
+		expect(bytes.toString('latin1').trimEnd().endsWith('%%EOF')).toBe(true);
+	});
+
+	test('a file that breaks off twice: a clear error, the document kept', async () => {
+		sb.faults.add({ type: 'cut', method: 'GET', path: '/files/', afterBytes: 200, times: 2 });
+		const doc = sb.createDocument({ status: 'success' });
+		const result = await run(sb, download(), [{ id: doc.id }]);
+		expect(result.error).toMatchObject({
+			name: 'NodeApiError',
+			message: `The file broke off while trying to download the file of document ${doc.id}`,
+		});
+		expect(result.error!.description).toMatch(/again with a fresh link\. The document is kept/);
+		expect(fileRequests(sb)).toHaveLength(2);
+	});
+
 	test('a document without a file says why, and no file is requested', async () => {
 		const draft = sb.createDocument({ status: 'draft' });
 		sb.setOptions({ pendingMs: 600_000 });

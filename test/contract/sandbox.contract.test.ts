@@ -741,7 +741,7 @@ describe('plans with limits: request limit, generation queue, quota', () => {
 			pendingMs: 100,
 			generatingMs: 1000,
 		});
-		const docs = [];
+		const docs: Json[] = [];
 		for (let i = 0; i < 5; i++)
 			docs.push(
 				await create(sb, { document_template_id: tpl(sb, 'invoice').id, status: 'pending' }),

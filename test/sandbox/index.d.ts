@@ -136,12 +136,14 @@ export interface RequestFilter {
 	path?: string | RegExp;
 }
 
-export type FaultType = 'status' | 'drop' | 'delay' | 'reset-after-handling';
+export type FaultType = 'status' | 'drop' | 'delay' | 'reset-after-handling' | 'cut';
 
 export interface Fault extends RequestFilter {
 	type: FaultType;
 	/** how many matching requests it applies to; default 1; Infinity allowed */
 	times?: number;
+	/** how many matching requests pass untouched before it applies; default 0 */
+	after?: number;
 	/** for type 'status' */
 	status?: number;
 	/** Retry-After header value (seconds or HTTP date), for type 'status' */
@@ -153,6 +155,8 @@ export interface Fault extends RequestFilter {
 	delayMs?: number;
 	/** for type 'status': handle the request first (e.g. really create the document), then answer the status */
 	afterHandling?: boolean;
+	/** for type 'cut': bytes of the body sent before the connection breaks; default half */
+	afterBytes?: number;
 }
 
 export interface SandboxClock {

@@ -135,7 +135,10 @@ function createFaults() {
 	};
 	return {
 		add(fault) {
-			if (!fault || !['status', 'drop', 'delay', 'reset-after-handling'].includes(fault.type)) {
+			if (
+				!fault ||
+				!['status', 'drop', 'delay', 'reset-after-handling', 'cut'].includes(fault.type)
+			) {
 				throw new Error(`sandbox: unknown fault type ${fault && fault.type}`);
 			}
 			if (fault.type === 'status' && !(fault.status >= 100 && fault.status <= 599)) {
@@ -156,10 +159,14 @@ function createFaults() {
 		list() {
 			return list.map((f) => ({ ...f }));
 		},
-		/** Takes one use of the first matching fault. */
+		/** Takes one use of the first matching fault (one with `after` lets that many pass first). */
 		take(method, path) {
 			const f = list.find((x) => x.remaining > 0 && matches(x, method, path));
 			if (!f) return null;
+			if (f.after > 0) {
+				f.after -= 1;
+				return null;
+			}
 			f.remaining -= 1;
 			f.hits += 1;
 			if (f.remaining <= 0) list = list.filter((x) => x !== f);
@@ -666,6 +673,22 @@ async function startSandbox(userOptions = {}) {
 					case 'reset-after-handling':
 						await handle(ctx);
 						return destroy(req, entry);
+					case 'cut': {
+						// The answer starts (status, headers, the first `afterBytes` of the body),
+						// then the connection breaks.
+						const r = await handle(ctx);
+						if (closed || !r) return;
+						const body = Buffer.from(r.body ?? '');
+						res.sendDate = false;
+						res.writeHead(r.status, {
+							...r.headers,
+							'content-length': String(r.contentLength ?? body.length),
+						});
+						res.write(body.subarray(0, fault.afterBytes ?? Math.floor(body.length / 2)));
+						entry.status = r.status;
+						await sleep(50);
+						return destroy(req, entry);
+					}
 					case 'status':
 						if (fault.afterHandling) await handle(ctx);
 						if (closed) return;

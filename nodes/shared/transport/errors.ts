@@ -214,12 +214,16 @@ export function describeNetworkError(
 export function describeLimitWait(
 	askedMs: number,
 	what: string,
-	settings: { maxWaitMs: number; option?: string },
+	settings: { maxWaitMs: number; option?: string; advice?: string },
 ): ApiErrorText {
 	const where = settings.option ?? 'Max Wait for Rate Limit (an option of Create and Update)';
+	const limit = `the longest wait this ${settings.advice ? 'trigger accepts' : `run accepts, ${where}`} (${seconds(settings.maxWaitMs)})`;
 	return {
 		message: `The service asked to wait ${seconds(askedMs)} before the next request (429 Too Many Requests) while trying to ${what}`,
-		description: `That is longer than ${where} (${seconds(settings.maxWaitMs)}) allows, so nothing more was sent. The account's request limit is spent for now: lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise ${where}, or move to a plan with a higher limit.`,
+		description: `That is longer than ${limit}, so nothing more was sent. The account's request limit is spent for now: ${
+			settings.advice ??
+			`lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise ${where}, or move to a plan with a higher limit.`
+		}`,
 	};
 }
 

@@ -19,6 +19,8 @@ export interface LimitSettings {
 	maxWaitMs: number;
 	/** Where the user changes it, e.g. "Options → Max Wait for Rate Limit". */
 	option?: string;
+	/** What to do instead, where there is no option (a trigger). */
+	advice?: string;
 }
 
 /** The service asked for a wait longer than `LimitSettings.maxWaitMs`. */
@@ -85,8 +87,8 @@ export class Gate {
 		while (this.queue.length) {
 			const now = Date.now();
 			const asked = this.pace.askedWait(now);
-			if (asked !== undefined && asked > this.settings.maxWaitMs) {
-				for (const waiter of this.queue.splice(0)) waiter.reject(new LimitWaitTooLong(asked));
+			if (asked && asked.left > this.settings.maxWaitMs) {
+				for (const waiter of this.queue.splice(0)) waiter.reject(new LimitWaitTooLong(asked.asked));
 				return;
 			}
 			const wait = this.pace.readyIn(now);

@@ -53,8 +53,8 @@ export class Pace {
 	/** No request starts before this instant. */
 	private holdUntil = 0;
 
-	/** Whether the current hold is one the service asked for (Retry-After, a spent budget). */
-	private holdAsked = false;
+	/** The wait the service asked for that set the current hold (Retry-After, a spent budget). */
+	private holdAsked: number | undefined;
 
 	private window: number;
 
@@ -105,9 +105,13 @@ export class Pace {
 		return this.inFlight < this.slots() ? 0 : Infinity;
 	}
 
-	/** What is left of a wait the service itself asked for (ms), if the current hold is one. */
-	askedWait(now: number): number | undefined {
-		return now < this.holdUntil && this.holdAsked ? this.holdUntil - now : undefined;
+	/**
+	 * When the current hold is a wait the service itself asked for: what it asked (ms) and what
+	 * is left of it.
+	 */
+	askedWait(now: number): { asked: number; left: number } | undefined {
+		if (now >= this.holdUntil || this.holdAsked === undefined) return undefined;
+		return { asked: this.holdAsked, left: this.holdUntil - now };
 	}
 
 	/** A request starts now. */
@@ -193,7 +197,7 @@ export class Pace {
 	private hold(now: number, until: number, asked: boolean): void {
 		if (until <= this.holdUntil) return;
 		this.holdUntil = until;
-		this.holdAsked = asked;
+		this.holdAsked = asked ? until - now : undefined;
 		if (this.heldFrom !== undefined && now <= this.heldTo) {
 			this.heldTo = until;
 			return;
