@@ -8,9 +8,16 @@
  * the measured mean of those 40 single-item runs). Prints wall time, requests per document
  * by kind, and the ratio. Needs the built package (npm run bench builds first).
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate]
- *     --naive-estimate   run 3 single-item runs and compute the naive time (fast) */
+ * Then plans with limits (bench-limits.js): a request limit with and without Retry-After, one
+ * too tight for the Wait Timeout, and large files into n8n's filesystem binary store.
+ *
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits]
+ *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
+ *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the rest */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
+const { fmt: fmt2, mb, printLimited, runLargeFiles, runLimited } = require('./bench-limits');
+
+const ONLY = cliOption('--only', 'all');
 
 const SIZES = cliOption('--sizes', '40,200').split(',').map(Number);
 const NAIVE_ITEMS = Number(cliOption('--naive', '40'));
@@ -39,6 +46,72 @@ function invoiceItems(n, offset = 0) {
 const fmt = (n, digits = 2) => n.toFixed(digits);
 
 async function main() {
+	if (ONLY !== 'limits') await unlimited();
+	if (ONLY !== 'unlimited') await limits();
+}
+
+/** The targets of the plans with limits (issue: large batches must become boring). */
+const met = (ok) => (ok ? 'met' : 'MISSED');
+
+async function limits() {
+	console.log('');
+	console.log('Plans with limits: create + wait + download, one node run, Continue On Fail on');
+	const plans = [
+		{
+			name: '240 items, 100 requests/minute (Retry-After to the window end), 10 generation workers, 0.5 s per document',
+			n: 240,
+			plan: {
+				pendingMs: 100,
+				generatingMs: 500,
+				workers: 10,
+				rateLimit: { requests: 100, perMs: 60_000 },
+			},
+			target: (r) =>
+				`all succeed with their file: ${met(r.ok === r.n)}; exactly ${r.n} documents: ${met(r.made === r.n)}; ` +
+				`at most 1.25x the earliest: ${met(r.ms <= 1.25 * r.earliest)} (${fmt2(r.ms / r.earliest)}x); ` +
+				`429 at most 10% of items: ${met(r.limited <= 0.1 * r.n)} (${fmt2((100 * r.limited) / r.n, 1)}%)`,
+		},
+		{
+			name: '60 items, 20 requests per 10 s, 429 without Retry-After (generation 1.5 s)',
+			n: 60,
+			plan: {
+				pendingMs: 100,
+				generatingMs: 1400,
+				rateLimit: { requests: 20, perMs: 10_000, retryAfter: false },
+			},
+			target: (r) =>
+				`all succeed: ${met(r.ok === r.n)}; exactly ${r.n} documents: ${met(r.made === r.n)}; ` +
+				`within 2x the earliest: ${met(r.ms <= 2 * r.earliest)} (${fmt2(r.ms / r.earliest)}x)`,
+		},
+		{
+			name: 'too tight for the Wait Timeout: 60 items, 10 requests per 10 s, 1 worker at 2 s per document, Wait Timeout 20 s',
+			n: 60,
+			plan: {
+				pendingMs: 100,
+				generatingMs: 2000,
+				workers: 1,
+				rateLimit: { requests: 10, perMs: 10_000 },
+			},
+			options: { waitTimeout: 20 },
+			target: (r) =>
+				`every document made named in exactly one item: ${met(r.unnamed === 0)}; never two documents for one item: ${met(r.made <= r.n)}`,
+		},
+	];
+	for (const plan of plans) printLimited(await runLimited(plan));
+
+	console.log('');
+	const large = await runLargeFiles({ n: 16, sizeBytes: 50_000_000 });
+	console.log(
+		`Large files: ${large.n} files of ${mb(large.sizeBytes)} (sandbox in another process) into n8n's filesystem binary store`,
+	);
+	console.log(
+		`  ${large.whole} arrived whole in ${fmt2(large.ms / 1000, 1)} s; peak memory growth ${mb(large.growth)}; ` +
+			`target under 150 MB: ${met(large.growth < 150 * 1024 * 1024)}`,
+	);
+	console.log('');
+}
+
+async function unlimited() {
 	const { startSandbox } = require('../test/sandbox');
 	const { credentialsFor, runNode } = require('../test/harness');
 
