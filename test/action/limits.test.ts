@@ -178,10 +178,29 @@ describe('a quota spent mid-batch', () => {
 			const hints = result.runData['Document Generation'][0].hints ?? [];
 			expect(hints.map((h) => h.message)).toContainEqual(
 				expect.stringMatching(
-					/^The account's document quota ran out during this run: \d+ items were not sent/,
+					/^The account's document quota ran out during this run: \d+ items were not sent after the service refused one\./,
 				),
 			);
 		});
+	});
+
+	test('documents that fail with "Quota exceeded" fail their own items, named, and the hint counts them', async () => {
+		await withSandbox(
+			{ availableDocuments: 2, quotaMode: 'fail', generatingMs: 300 },
+			async (sb) => {
+				const result = await run(sb, create(sb), numbered(4), CONTINUE);
+				const failed = result.items.filter((i) => /Quota exceeded/.test(String(i.json.error)));
+				expect(failed).toHaveLength(2);
+				for (const item of failed) expect(item.json.status).toBe('failure');
+				expectEveryDocumentNamedOnce(sb, result.items);
+				const hints = result.runData['Document Generation'][0].hints ?? [];
+				expect(hints.map((h) => h.message)).toContainEqual(
+					expect.stringMatching(
+						/quota ran out during this run: 2 documents failed with "Quota exceeded"/,
+					),
+				);
+			},
+		);
 	});
 });
 

@@ -25,6 +25,11 @@ export function isQuotaSpent(error: unknown): boolean {
 	);
 }
 
+/** Whether a document failed because the quota was spent ("Quota exceeded"). */
+export function isQuotaFailure(error: unknown): boolean {
+	return error instanceof NodeOperationError && /failed to generate: .*quota/i.test(error.message);
+}
+
 /** The error of an item not sent because an earlier write found the quota spent. */
 export function quotaNotSent(
 	ctx: IExecuteFunctions,
@@ -76,6 +81,8 @@ export interface BatchFacts {
 	quota?: ItemError;
 	/** Items not sent because of it. */
 	notSent: number;
+	/** Documents that failed with "Quota exceeded". */
+	quotaFailures: number;
 }
 
 /** Execution hints on the node about the service's queue and quota during this run. */
@@ -91,11 +98,17 @@ export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
 			message: `${facts.items} items: ${queued} document${queued === 1 ? '' : 's'} waited up to ${seconds(slowest)} in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.`,
 		});
 	}
-	if (facts.quota) {
+	if (facts.quota || facts.quotaFailures) {
+		const what = [
+			facts.quota &&
+				`${facts.notSent} item${facts.notSent === 1 ? ' was' : 's were'} not sent after the service refused one`,
+			facts.quotaFailures &&
+				`${facts.quotaFailures} document${facts.quotaFailures === 1 ? '' : 's'} failed with "Quota exceeded"`,
+		].filter(Boolean);
 		ctx.addExecutionHints({
 			type: 'warning',
 			location: 'outputPane',
-			message: `The account's document quota ran out during this run: ${facts.notSent} item${facts.notSent === 1 ? ' was' : 's were'} not sent. Add documents or upgrade the plan in the dashboard, then run again with the failed items only.`,
+			message: `The account's document quota ran out during this run: ${what.join(', and ')}. Add documents or upgrade the plan in the dashboard, then run again with the failed items only.`,
 		});
 	}
 }

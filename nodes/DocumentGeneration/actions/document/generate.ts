@@ -24,7 +24,7 @@ import {
 import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
 import { heldByLimit, limitRequestsTo } from '../../../shared/transport';
-import { isQuotaSpent, nameDocuments, quotaNotSent, reportBatch } from './batch';
+import { isQuotaFailure, isQuotaSpent, nameDocuments, quotaNotSent, reportBatch } from './batch';
 import { SYNC_MAX_ITEMS } from './sync';
 import type { WaitTarget } from './wait';
 import { waitForDocuments } from './wait';
@@ -162,6 +162,7 @@ export async function runGenerations(
 	const answered = new Map<number, { at: number; held: number }>();
 	let quota: ItemError | undefined;
 	let notSent = 0;
+	let quotaFailures = 0;
 	const sync = requests.size <= SYNC_MAX_ITEMS;
 	await mapConcurrent([...requests], CONCURRENCY, async ([i, request]) => {
 		if (stop.signal.aborted) return;
@@ -213,6 +214,7 @@ export async function runGenerations(
 				const i = target.itemIndex;
 				if ('error' in result) {
 					made.set(i, { id: target.id, status: result.status });
+					if (isQuotaFailure(result.error)) quotaFailures++;
 					return fail(i, result.error);
 				}
 				made.set(i, { id: target.id, status: String(result.card.status) });
@@ -243,6 +245,7 @@ export async function runGenerations(
 		timeoutSeconds: first?.timeoutSeconds ?? NO_WAIT.timeoutSeconds,
 		quota,
 		notSent,
+		quotaFailures,
 	});
 	throwFirstError();
 
