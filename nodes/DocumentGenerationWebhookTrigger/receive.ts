@@ -141,6 +141,9 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	const json = normalizeDocument(document);
 	const why = mismatch(json, settings);
 	if (why) return ignore(`not started: ${why}`);
+	// The same on every attempt of one delivery, whichever n8n process it reaches: what n8n's
+	// Remove Duplicates node keys on to drop a delivery sent again (see the README).
+	if (deliveryId !== undefined) json.deliveryId = deliveryId;
 	const item: INodeExecutionData = { json };
 	if (settings.download && json.status === 'success') {
 		item.binary = { [settings.binaryPropertyName]: await downloadToBinary(this, document, 0) };

@@ -21,10 +21,21 @@ async function freePort() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * One n8n installation run under its own Node 24, with a user folder of its own.
- * `install` is what scripts/e2e/install.js answers (dir, node, n8n).
+ * One n8n process run under its own Node 24, with a user folder of its own (queue mode's
+ * processes share one). `install` is what scripts/e2e/install.js answers (dir, node, n8n);
+ * `command` is `start` (main), `worker` or `webhook`; a worker answers its readiness on
+ * `healthPort`.
  */
-function createN8n({ install, userFolder, port, brokerPort, env = {}, log }) {
+function createN8n({
+	install,
+	userFolder,
+	port,
+	brokerPort,
+	env = {},
+	log,
+	command = 'start',
+	healthPort,
+}) {
 	const environment = {
 		...process.env,
 		PATH: `${path.dirname(install.node)}${path.delimiter}${process.env.PATH}`,
@@ -61,21 +72,23 @@ function createN8n({ install, userFolder, port, brokerPort, env = {}, log }) {
 	}
 
 	async function start() {
-		server = spawn(install.node, [install.n8n, 'start'], {
+		server = spawn(install.node, [install.n8n, command], {
 			env: environment,
 			stdio: ['ignore', logFile, logFile],
 		});
 		const exited = new Promise((resolve) => server.once('exit', resolve));
 		const deadline = Date.now() + 180_000;
 		for (;;) {
-			if (server.exitCode !== null) throw new Error(`n8n exited (${server.exitCode}); see ${log}`);
+			if (server.exitCode !== null)
+				throw new Error(`n8n ${command} exited (${server.exitCode}); see ${log}`);
 			try {
-				const res = await fetch(`http://127.0.0.1:${port}/healthz/readiness`);
+				const res = await fetch(`http://127.0.0.1:${healthPort ?? port}/healthz/readiness`);
 				if (res.ok) break;
 			} catch {
 				// not up yet
 			}
-			if (Date.now() > deadline) throw new Error(`n8n did not start in 180 s; see ${log}`);
+			if (Date.now() > deadline)
+				throw new Error(`n8n ${command} did not start in 180 s; see ${log}`);
 			await sleep(500);
 		}
 		server.exited = exited;

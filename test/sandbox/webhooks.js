@@ -49,7 +49,11 @@ function createWebhooks({ store, random, clock, options }) {
 	/** A delivery: signed unless told otherwise. `tamper` changes the body after signing. */
 	async function send(url, document, opts = {}) {
 		const body = opts.rawBody ?? JSON.stringify({ document });
-		const id = opts.id ?? `msg_sandbox_${nextDelivery++}`;
+		// Unique like the service's own (msg_ and a random key), across sandboxes too: a
+		// receiver that remembers ids must not mistake another sandbox's delivery for a repeat.
+		const id =
+			opts.id ??
+			`msg_${String(nextDelivery++).padStart(4, '0')}${crypto.randomBytes(10).toString('hex')}`;
 		const timestamp = String(
 			opts.timestamp ?? Math.floor(clock.now() / 1000) + (opts.ageSeconds ? -opts.ageSeconds : 0),
 		);

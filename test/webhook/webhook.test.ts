@@ -199,6 +199,23 @@ describe('deliveries with a signing secret', () => {
 		expect(t.executions()).toHaveLength(1);
 	});
 
+	test("every item carries the delivery's id (svix-id) as deliveryId", async () => {
+		const t = await activated({ events: ['success'] });
+		await finished({});
+		await until(() => t.received.length === 1);
+		await until(() => t.executions().length === 1);
+		const [delivery] = sb.webhooks.deliveries;
+		expect(delivery.id).toMatch(/^msg_/);
+		expect(t.executions()[0][0].json.deliveryId).toBe(delivery.id);
+		// A delivery sent by hand carries the id it was sent with.
+		byHandOnly();
+		const document = deliverable();
+		const attempt = await sb.webhooks.send(t.url, document, { id: 'msg_same' });
+		expect(attempt.status).toBe(200);
+		await until(() => t.executions().length === 2);
+		expect(t.executions()[1][0].json.deliveryId).toBe('msg_same');
+	});
+
 	test('a repeated delivery (same svix-id) starts nothing the second time', async () => {
 		byHandOnly();
 		const t = await activated({ events: ['success'] });
@@ -284,6 +301,8 @@ describe('deliveries without a signing secret', () => {
 		const id = await finished({});
 		await until(() => t.executions().length === 1);
 		expect(t.executions()[0][0].json).toMatchObject({ id, status: 'success' });
+		// Without a secret nothing is trusted, the delivery's id neither.
+		expect(t.executions()[0][0].json).not.toHaveProperty('deliveryId');
 		expect(sb.requests.some((r) => r.path === `/api/v1/document_cards/${id}`)).toBe(true);
 	});
 });
