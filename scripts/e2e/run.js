@@ -1,323 +1,74 @@
 #!/usr/bin/env node
-/* `npm run test:e2e`: the package in a real n8n server, and its editor in a real browser.
- *
- * Installs n8n (once, into .cache/n8n-e2e/), packs this package and installs the tarball
- * the way n8n installs community packages (~/.n8n/nodes/node_modules/<name>, under a
- * temporary user folder), starts the sandbox and n8n on free ports, then through n8n's CLI
- * and REST API:
- *   - runs the action node (create, wait, download) with `n8n execute`;
- *   - activates the polling trigger (every minute: n8n refuses shorter polling intervals)
- *     and checks that every document the sandbox finished started exactly one run, across a
- *     restart of n8n;
- *   - activates the webhook trigger: the hook is registered, a signed delivery starts a run,
- *     forged, stale and unsigned ones answer 401 and start none, deactivation removes it;
- *   - opens the editor in Chromium (playwright-core): owner set-up, a credential created and
- *     tested, each node's panel without parameter warnings (and a control panel with one),
- *     screenshots into docs/screenshots/.
- * Ends with "N passed, N failed". Set E2E_KEEP=1 to keep the temporary folder (logs). */
+/* `npm run test:e2e`: the package in a real n8n, as people run it, and its editor in a real
+ * browser. First it checks its prerequisites and, when one is missing, says in seconds what
+ * to install and how to skip that part. Then it installs the pinned n8n (once, into
+ * .cache/n8n-e2e/, with npm ci from test/e2e/n8n-install/<version>/), packs this package,
+ * and runs two legs at once (most of their time is spent waiting for n8n's once-a-minute
+ * polls):
+ *   - one process (test/e2e/single.js): `n8n start` on SQLite, the editor in Chromium;
+ *   - queue mode (test/e2e/queue.js): PostgreSQL, Redis, a main, a worker and two webhook
+ *     processes.
+ * Ends with "N passed, N failed".
+ * Environment: E2E_SKIP_BROWSER=1 (no Chromium checks), E2E_SKIP_QUEUE=1 (no queue-mode
+ * leg), E2E_CHROMIUM (another Chrome), E2E_KEEP=1 (keep the temporary folders and logs). */
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
 
-const { install } = require('./install');
 const root = path.resolve(__dirname, '..', '..');
-const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
-const { createN8n, freePort, sleep } = require(path.join(root, 'test', 'e2e', 'n8n'));
-const { workflows, credential, PACKAGE } = require(path.join(root, 'test', 'e2e', 'workflows'));
-const { runBrowser, setUpOwner } = require(path.join(root, 'test', 'e2e', 'browser'));
-
-const results = [];
-function check(name, ok, detail = '') {
-	results.push({ name, ok: !!ok });
-	console.log(`  ${ok ? '✓' : '✗'} ${name}${detail ? ` (${detail})` : ''}`);
-}
-
-async function until(condition, ms, step = 250) {
-	const end = Date.now() + ms;
-	while (Date.now() < end) {
-		if (await condition()) return true;
-		await sleep(step);
-	}
-	return false;
-}
-
-function packPackage(dir) {
-	const result = spawnSync('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], {
-		cwd: root,
-		encoding: 'utf8',
-	});
-	if (result.status !== 0) throw new Error(`npm pack failed: ${result.stderr}`);
-	return path.join(dir, result.stdout.trim().split('\n').pop());
-}
-
-/** Installs the tarball as n8n installs a community package: npm in ~/.n8n/nodes. */
-function installInto(userFolder, tarball) {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	fs.mkdirSync(nodesDir, { recursive: true });
-	fs.writeFileSync(
-		path.join(nodesDir, 'package.json'),
-		JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }),
-	);
-	const result = spawnSync(
-		'npm',
-		[
-			'install',
-			tarball,
-			'--omit=dev',
-			'--legacy-peer-deps',
-			'--ignore-scripts',
-			'--no-audit',
-			'--no-fund',
-			'--loglevel=error',
-		],
-		{ cwd: nodesDir, encoding: 'utf8' },
-	);
-	if (result.status !== 0) throw new Error(`installing the package failed: ${result.stderr}`);
-	return path.join(nodesDir, 'node_modules', PACKAGE);
-}
-
-const byIdRequests = (sb, prefix, id) =>
-	sb.requests.filter((r) => r.method === 'GET' && r.path === `${prefix}${id}`).length;
+const { install } = require('./install');
+const { missingPrerequisites } = require('./prerequisites');
+const { packPackage } = require(path.join(root, 'test', 'e2e', 'common'));
+const { runSingleLeg } = require(path.join(root, 'test', 'e2e', 'single'));
+const { runQueueLeg } = require(path.join(root, 'test', 'e2e', 'queue'));
 
 async function main() {
 	const started = Date.now();
-	const server = install();
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
-	const log = path.join(tmp, 'n8n.log');
-	console.log(
-		`e2e: n8n ${require(path.join(server.dir, 'node_modules', 'n8n', 'package.json')).version} in ${tmp}`,
-	);
-
-	const tarball = packPackage(tmp);
-	const installed = installInto(tmp, tarball);
-	check(
-		'the packed package installs into ~/.n8n/nodes like a community package',
-		fs.existsSync(path.join(installed, 'dist', 'nodes')),
-	);
-
-	const sb = await startSandbox({ host: '127.0.0.1', pendingMs: 300, generatingMs: 700 });
-	const n8n = createN8n({
-		install: server,
-		userFolder: tmp,
-		port: await freePort(),
-		brokerPort: await freePort(),
-		log,
-	});
-	const flows = workflows(sb);
-	try {
-		// ---- set up through the CLI, before the server starts ----
-		fs.writeFileSync(
-			path.join(tmp, 'credential.json'),
-			JSON.stringify(credential(sb, sb.webhooks.secret)),
-		);
-		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
-		for (const [key, flow] of Object.entries(flows)) {
-			const file = path.join(tmp, `workflow-${key}.json`);
-			fs.writeFileSync(file, JSON.stringify(flow));
-			await n8n.cli(['import:workflow', `--input=${file}`]);
-		}
-
-		// ---- the action node: create, wait, download ----
-		sb.resetRequests();
-		const run = await n8n.cli(['execute', `--id=${flows.action.id}`, '--rawOutput'], {
-			allowFail: true,
-		});
-		let output;
-		try {
-			output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-		} catch {
-			output = undefined;
-		}
-		const item = output?.data?.resultData?.runData?.['Generate invoice']?.[0]?.data?.main?.[0]?.[0];
-		check(
-			'n8n execute: the action node creates, waits and outputs the finished document',
-			item?.json?.status === 'success' && item?.json?.meta?.order_id === 'E2E-1',
-			item?.json?.status,
-		);
-		check(
-			'… with the PDF as binary data (download on by default)',
-			item?.binary?.data?.mimeType === 'application/pdf' &&
-				item.binary.data.fileName === 'invoice-e2e.pdf',
-		);
-		const kinds = sb.requests.map((r) =>
-			r.path.startsWith('/files/') ? 'file' : `${r.method} ${r.path}`,
-		);
-		check(
-			'… in two requests: the sync create and the file',
-			kinds.length === 2 && kinds[0] === 'POST /api/v1/documents/sync' && kinds[1] === 'file',
-			kinds.join(', '),
-		);
-
-		await n8n.cli(['publish:workflow', `--id=${flows.poll.id}`]);
-		await n8n.cli(['publish:workflow', `--id=${flows.webhook.id}`]);
-
-		// ---- the server ----
-		sb.resetRequests();
-		let t0 = Date.now();
-		await n8n.start();
-		console.log(`e2e: n8n started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		const setUp = await setUpOwner({ n8n, check });
-		if (setUp.skipped) check(`browser: ${setUp.skipped}`, false);
-		await n8n.rest('POST', '/login', {
-			emailOrLdapLoginId: 'owner@example.test',
-			password: 'E2e-Passw0rd!',
-		});
-
-		const hooks = () => [...sb.webhooks.hooks.values()];
-		await until(() => hooks().length >= 1, 30_000);
-		check(
-			"activation registers the webhook trigger with n8n's production URL",
-			hooks().length === 1 &&
-				hooks()[0].url.startsWith(`${n8n.url}/webhook/`) &&
-				hooks()[0].event === 'documents.generation.success' &&
-				hooks()[0].custom_channel === 'instant',
-			hooks()
-				.map((h) => h.url)
-				.join(' '),
-		);
-
-		// ---- polling trigger across a restart (n8n polls at most once a minute) ----
-		const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
-		const listPolls = () =>
-			sb.requests.filter(
-				(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
-			).length;
-		const polled = await until(() => listPolls() > 0, 75_000);
-		check('the polling trigger is active and polls', polled);
-		const docs = [];
-		const finishSome = async (n) => {
-			for (let i = 0; i < n; i++) {
-				docs.push(
-					sb.createDocument({
-						document_template_id: receipt,
-						status: 'pending',
-						payload: { n: docs.length },
-					}).id,
-				);
-				await sleep(300);
-			}
-			await sleep(1500); // generated
-		};
-		const fetchedOnce = () => docs.every((id) => byIdRequests(sb, '/api/v1/documents/', id) >= 1);
-		await finishSome(3);
-		await until(fetchedOnce, 75_000);
-		t0 = Date.now();
-		await n8n.stop();
-		await finishSome(2); // finished while n8n is down
-		await n8n.start();
-		console.log(`e2e: n8n restarted in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		await n8n.rest('POST', '/login', {
-			emailOrLdapLoginId: 'owner@example.test',
-			password: 'E2e-Passw0rd!',
-		});
-		await finishSome(2);
-		await until(fetchedOnce, 150_000);
-		// One more poll after the last run: nothing may fire twice.
-		const pollsSoFar = listPolls();
-		await until(() => listPolls() > pollsSoFar, 75_000);
-		await sleep(3000);
-		const counts = docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
-		check(
-			`every document the sandbox finished started one run, none twice, across a restart (${docs.length} documents)`,
-			counts.every((c) => c === 1),
-			counts.join(' '),
-		);
-		const executions = await n8n.rest(
-			'GET',
-			`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: flows.poll.id }))}`,
-		);
-		const list = executions?.results ?? [];
-		check(
-			'n8n recorded the polling runs as successful',
-			list.length >= 1 && list.every((e) => e.status === 'success'),
-			`${list.length} runs: ${[...new Set(list.map((e) => e.status))].join(', ')}`,
-		);
-		check('the webhook registration survived the restart (no second hook)', hooks().length === 1);
-
-		// ---- webhook trigger ----
-		const invoice = sb.templates.find((t) => t.identifier === 'invoice').id;
-		const before = sb.webhooks.deliveries.length;
-		const instant = sb.createDocument({
-			document_template_id: invoice,
-			status: 'pending',
-			meta: { _webhook_channel: 'instant' },
-		}).id;
-		await until(() => byIdRequests(sb, '/api/v1/document_cards/', instant) >= 1, 20_000);
-		const delivered = sb.webhooks.deliveries.slice(before);
-		check(
-			'a signed delivery is accepted and starts one run',
-			delivered.length === 1 &&
-				delivered[0].status === 200 &&
-				byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
-			delivered.map((d) => d.status).join(' '),
-		);
-		sb.setOptions({ webhooks: false });
-		const other = sb.createDocument({
-			document_template_id: invoice,
-			status: 'success',
-			meta: { _webhook_channel: 'instant' },
-		}).id;
-		const document = sb.webhooks.documentOf(other);
-		const hookUrl = hooks()[0].url;
-		const forged = await sb.webhooks.send(hookUrl, document, {
-			secret: `whsec_${Buffer.from('not the secret').toString('base64')}`,
-		});
-		const stale = await sb.webhooks.send(hookUrl, document, { ageSeconds: 600 });
-		const unsigned = await sb.webhooks.send(hookUrl, document, { unsigned: true });
-		await sleep(2000);
-		check(
-			'forged, stale and unsigned deliveries answer 401 and start nothing',
-			[forged, stale, unsigned].every((d) => d.status === 401) &&
-				byIdRequests(sb, '/api/v1/document_cards/', other) === 0,
-			[forged, stale, unsigned].map((d) => d.status).join(' '),
-		);
-		const repeated = delivered[0]
-			? await sb.webhooks.send(hookUrl, sb.webhooks.documentOf(instant), { id: delivered[0].id })
-			: { status: 0 };
-		await sleep(1500);
-		check(
-			'a repeated delivery starts nothing',
-			repeated.status === 200 && byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
-		);
-		sb.setOptions({ webhooks: true });
-
-		// ---- the editor in a browser ----
-		const browser = await runBrowser({
-			n8n,
-			sb,
-			outDir: path.join(root, 'docs', 'screenshots'),
-			check,
-			flows,
-		});
-		if (browser.skipped) check(`browser: ${browser.skipped}`, false);
-
-		await n8n.rest('POST', `/workflows/${flows.webhook.id}/deactivate`);
-		await until(() => hooks().length === 0, 15_000);
-		const hookCalls = sb.requests
-			.filter((r) => r.path.startsWith('/api/v1/rest_hooks'))
-			.map((r) => `${r.method} ${r.status}`);
-		check(
-			'deactivating the webhook workflow removes its hook from the service',
-			hooks().length === 0,
-			hookCalls.join(', '),
-		);
-	} catch (error) {
-		check(`the suite ran to its end: ${error.message}`, false);
-	} finally {
-		await n8n.stop();
-		await sb.close();
+	const options = {
+		browser: process.env.E2E_SKIP_BROWSER !== '1',
+		queue: process.env.E2E_SKIP_QUEUE !== '1',
+		keep: process.env.E2E_KEEP === '1',
+	};
+	const missing = missingPrerequisites(options);
+	if (missing.length) {
+		console.error('e2e: missing prerequisites; nothing was run:');
+		for (const m of missing) console.error(`  - ${m}`);
+		console.log('0 passed, 1 failed');
+		process.exit(1);
 	}
+	const skipped = [
+		!options.browser && 'the browser checks (E2E_SKIP_BROWSER=1)',
+		!options.queue && 'the queue-mode leg (E2E_SKIP_QUEUE=1)',
+	].filter(Boolean);
+	if (skipped.length) console.log(`e2e: skipping ${skipped.join(' and ')}`);
+
+	const server = install();
+	const version = require(path.join(server.dir, 'node_modules', 'n8n', 'package.json')).version;
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
+	const tarball = packPackage(tmp);
+	console.log(`e2e: n8n ${version}; legs: one process${options.queue ? ', queue mode' : ''}`);
+
+	const results = [];
+	const check = (name, ok, detail = '') => {
+		results.push({ name, ok: !!ok });
+		console.log(`  ${ok ? '✓' : '✗'} ${name}${detail ? ` (${detail})` : ''}`);
+	};
+	const legs = [runSingleLeg({ server, tarball, check, ...options })];
+	if (options.queue) legs.push(runQueueLeg({ server, tarball, check, ...options }));
+	await Promise.all(legs);
+	fs.rmSync(tmp, { recursive: true, force: true });
+
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
-	console.log(`\ne2e: ${((Date.now() - started) / 1000).toFixed(0)} s; n8n log: ${log}`);
-	if (!process.env.E2E_KEEP && failed === 0) fs.rmSync(tmp, { recursive: true, force: true });
+	console.log(`\ne2e: ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	if (failed) for (const r of results.filter((x) => !x.ok)) console.log(`  failed: ${r.name}`);
 	console.log(`${passed} passed, ${failed} failed`);
 	process.exit(failed ? 1 : 0);
 }
 
 main().catch((error) => {
 	console.error(error);
+	console.log('0 passed, 1 failed');
 	process.exit(1);
 });

@@ -2,8 +2,16 @@
 // The editor in a real browser: Debian's chromium driven by playwright-core.
 const fs = require('fs');
 
+const { OWNER } = require('./common');
+
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-const OWNER = { email: 'owner@example.test', password: 'E2e-Passw0rd!' };
+
+/** The browser the suite drives: E2E_CHROMIUM, or Debian's chromium. */
+function chromiumPath() {
+	const chosen = process.env.E2E_CHROMIUM;
+	if (chosen) return fs.existsSync(chosen) ? chosen : undefined;
+	return CHROMIUM.find((p) => fs.existsSync(p));
+}
 
 const settled = (promise) =>
 	promise.then(
@@ -12,7 +20,7 @@ const settled = (promise) =>
 	);
 
 async function withPage(fn) {
-	const executablePath = process.env.E2E_CHROMIUM || CHROMIUM.find((p) => fs.existsSync(p));
+	const executablePath = chromiumPath();
 	if (!executablePath) return { skipped: 'no chromium found (apt-get install chromium)' };
 	const { chromium } = require('playwright-core');
 	const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
@@ -36,22 +44,6 @@ async function closeDrawers(page) {
 		await close.click({ timeout: 5000 }).catch(() => undefined);
 		await page.waitForTimeout(400);
 	}
-}
-
-/** The first visit: the owner account is set up in the editor's own form. */
-async function setUpOwner({ n8n, check }) {
-	return await withPage(async (page) => {
-		await page.goto(`${n8n.url}/setup`);
-		await page.locator('input[name="email"]').fill(OWNER.email);
-		await page.locator('input[name="firstName"]').fill('Ada');
-		await page.locator('input[name="lastName"]').fill('Owner');
-		await page.locator('input[name="password"]').fill(OWNER.password);
-		await page.getByRole('button', { name: 'Next' }).click();
-		const done = await settled(
-			page.waitForURL((u) => !u.pathname.startsWith('/setup'), { timeout: 30_000 }),
-		);
-		check('browser: the owner is set up in the editor', done);
-	});
 }
 
 async function runBrowser({ n8n, sb, outDir, check, flows }) {
@@ -145,4 +137,4 @@ async function runBrowser({ n8n, sb, outDir, check, flows }) {
 	});
 }
 
-module.exports = { runBrowser, setUpOwner };
+module.exports = { chromiumPath, runBrowser };

@@ -27,7 +27,7 @@ function postgresBin() {
 }
 
 function redisServer() {
-	const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+	const found = spawnSync('/bin/sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
 	return found.status === 0 ? found.stdout.trim() : undefined;
 }
 
@@ -51,7 +51,9 @@ function runAs(user, cmd, args) {
 		env: { ...process.env, LC_ALL: 'C' },
 	});
 	if (result.status !== 0)
-		throw new Error(`${path.basename(cmd)} failed: ${(result.stderr || result.stdout).slice(-1500)}`);
+		throw new Error(
+			`${path.basename(cmd)} failed: ${(result.stderr || result.stdout).slice(-1500)}`,
+		);
 	return result.stdout;
 }
 
@@ -84,7 +86,15 @@ async function startPostgres(log) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pg-'));
 	if (user.uid !== undefined) fs.chownSync(dir, user.uid, user.gid);
 	const data = path.join(dir, 'data');
-	runAs(user, path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
+	runAs(user, path.join(bin, 'initdb'), [
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'-E',
+		'UTF8',
+	]);
 	const port = await freePort();
 	const out = fs.openSync(log, 'a');
 	const server = spawn(
@@ -148,7 +158,18 @@ async function startRedis(log) {
 	const out = fs.openSync(log, 'a');
 	const server = spawn(
 		bin,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+		],
 		{ stdio: ['ignore', out, out] },
 	);
 	const deadline = Date.now() + 15_000;

@@ -1,6 +1,9 @@
 'use strict';
 // The workflows the end-to-end suite imports into n8n, built for one sandbox.
 
+const fs = require('fs');
+const path = require('path');
+
 const PACKAGE = 'n8n-nodes-document-generation';
 const CREDENTIAL = { id: 'e2eCredential0001', name: 'PDFMonkey (sandbox)' };
 const credentials = { documentGenerationApi: CREDENTIAL };
@@ -134,6 +137,76 @@ function workflows(sb) {
 	};
 }
 
+/**
+ * An example workflow of test/workflows/ as a user imports it: the workspace they pick filled
+ * in, the credential attached to the package's nodes.
+ */
+function fromExample(file, id, { billing }) {
+	const example = JSON.parse(
+		fs.readFileSync(path.join(__dirname, '..', 'workflows', file), 'utf8'),
+	);
+	const nodes = example.nodes.map((node) => {
+		if (!node.type.startsWith(`${PACKAGE}.`)) return node;
+		const parameters = { ...node.parameters };
+		if (parameters.workspaceId?.value === '') parameters.workspaceId = rl(billing);
+		return { ...node, parameters, credentials };
+	});
+	return { ...workflow(id, `E2E: ${example.name}`, nodes, example.connections) };
+}
+
+/**
+ * The queue-mode leg's workflows: the action node behind n8n's own Webhook node (so a webhook
+ * process takes the call and a worker runs it), the polling trigger, and the example of the
+ * instant trigger followed by Remove Duplicates keyed on the delivery's id, as the README
+ * advises.
+ */
+function queueWorkflows(sb) {
+	const template = (identifier) => sb.templates.find((t) => t.identifier === identifier).id;
+	const billing = sb.workspaces.find((w) => w.identifier === 'Acme Billing').id;
+	const base = workflows(sb);
+	return {
+		action: workflow(
+			'e2eQueueAction0001',
+			'E2E queue: generate an invoice on a worker',
+			[
+				{
+					id: 'qa1',
+					name: 'Order',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: '3b9f1e7a-2c4d-4e6f-8a1b-5c7d9e0f1a2b',
+					parameters: {
+						httpMethod: 'POST',
+						path: 'e2e-generate',
+						responseMode: 'lastNode',
+						options: {},
+					},
+				},
+				{
+					id: 'qa2',
+					name: 'Generate invoice',
+					type: `${PACKAGE}.documentGeneration`,
+					typeVersion: 1,
+					position: [220, 0],
+					parameters: {
+						templateId: rl(template('invoice')),
+						payload: '={{ $json.body }}',
+						additionalFields: {
+							filename: '=invoice-{{ $json.body.number }}.pdf',
+							meta: '={{ { "order_id": $json.body.number } }}',
+						},
+					},
+					credentials,
+				},
+			],
+			{ Order: { main: [[{ node: 'Generate invoice', type: 'main', index: 0 }]] } },
+		),
+		poll: { ...base.poll, id: 'e2eQueuePoll00001', name: 'E2E queue: polling trigger' },
+		webhook: fromExample('on-document-ready-instant.json', 'e2eQueueWebhook001', { billing }),
+	};
+}
+
 function credential(sb, webhookSecret) {
 	return [
 		{
@@ -144,4 +217,4 @@ function credential(sb, webhookSecret) {
 	];
 }
 
-module.exports = { workflows, credential, CREDENTIAL, PACKAGE };
+module.exports = { workflows, queueWorkflows, credential, CREDENTIAL, PACKAGE };

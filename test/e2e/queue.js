@@ -1,0 +1,294 @@
+'use strict';
+// The queue-mode leg of the end-to-end suite: n8n as teams run it at scale. PostgreSQL as the
+// database, Redis as the queue, a main process (it runs the polling trigger and registers
+// webhooks; production webhooks off), one worker that runs every execution, and two
+// `n8n webhook` processes that receive the service's deliveries; binary data in the database.
+//
+// It proves: the action node (create, wait, download) runs on the worker; the polling
+// trigger fires every finished document exactly once across a restart of the main; signed
+// deliveries to either webhook process start one execution each and forged ones answer 401;
+// a delivery sent again, to the other process or after a restart of both, gets no item past
+// n8n's Remove Duplicates node keyed on the trigger's `deliveryId`, while two different
+// deliveries arriving at once on the two processes both pass; deactivation removes the hook.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..', '..');
+const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
+const { createN8n, freePort, sleep } = require('./n8n');
+const { startPostgres, startRedis } = require('./services');
+const { credential, queueWorkflows } = require('./workflows');
+const { byIdRequests, executionsOf, installInto, setUpOwner, signIn, until } = require('./common');
+
+/** What the example's "Get invoice data" reads for each run that gets past Remove Duplicates. */
+const READ = '/api/v1/documents/';
+
+async function runQueueLeg({ server, tarball, check: report, keep }) {
+	const results = [];
+	const check = (name, ok, detail) => {
+		results.push(!!ok);
+		report(`queue mode: ${name}`, ok, detail);
+	};
+	const started = Date.now();
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-'));
+	const log = (name) => path.join(tmp, `${name}.log`);
+	const stops = [];
+	const facts = {};
+	try {
+		installInto(tmp, tarball);
+		const pg = await startPostgres(log('postgres'));
+		stops.push(() => pg.stop());
+		const redis = await startRedis(log('redis'));
+		stops.push(() => redis.stop());
+		check(
+			'PostgreSQL and Redis started on free ports in a temporary folder',
+			true,
+			`${pg.port}, ${redis.port}`,
+		);
+
+		const sb = await startSandbox({ host: '127.0.0.1', pendingMs: 300, generatingMs: 700 });
+		stops.push(() => sb.close());
+		const [portMain, portA, portB, portWorker, healthWorker, ...brokers] = await Promise.all(
+			Array.from({ length: 9 }, () => freePort()),
+		);
+		const shared = {
+			...pg.env,
+			...redis.env,
+			EXECUTIONS_MODE: 'queue',
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			// The hooks registered with the service point at webhook process A.
+			N8N_WEBHOOK_URL: `http://127.0.0.1:${portA}/`,
+		};
+		const process_ = (name, command, port, extra = {}) =>
+			createN8n({
+				install: server,
+				userFolder: tmp,
+				port,
+				brokerPort: brokers.shift(),
+				command,
+				log: log(name),
+				env: { ...shared, ...extra },
+				healthPort: extra.QUEUE_HEALTH_CHECK_PORT && Number(extra.QUEUE_HEALTH_CHECK_PORT),
+			});
+		const main = process_('main', 'start', portMain, {
+			N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		});
+		const worker = process_('worker', 'worker', portWorker, {
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthWorker),
+		});
+		const hookA = process_('webhook-a', 'webhook', portA);
+		const hookB = process_('webhook-b', 'webhook', portB);
+		const all = [main, worker, hookA, hookB];
+		stops.push(() => Promise.all(all.map((p) => p.stop())));
+
+		const flows = queueWorkflows(sb);
+		fs.writeFileSync(
+			path.join(tmp, 'credential.json'),
+			JSON.stringify(credential(sb, sb.webhooks.secret)),
+		);
+		await main.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
+		for (const [key, flow] of Object.entries(flows)) {
+			const file = path.join(tmp, `workflow-${key}.json`);
+			fs.writeFileSync(file, JSON.stringify(flow));
+			await main.cli(['import:workflow', `--input=${file}`]);
+			await main.cli(['publish:workflow', `--id=${flow.id}`]);
+		}
+		let t0 = Date.now();
+		await main.start();
+		await Promise.all([worker.start(), hookA.start(), hookB.start()]);
+		facts.startMs = Date.now() - t0;
+		await setUpOwner(main);
+		check(
+			'n8n main, one worker and two webhook processes started (production webhooks off on main)',
+			true,
+			`${(facts.startMs / 1000).toFixed(0)} s`,
+		);
+
+		// ---- the action node, on the worker ----
+		sb.resetRequests();
+		const answer = await fetch(`${hookA.url}/webhook/e2e-generate`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ number: 'Q-1', customer: { name: 'Ada Lovelace' }, total: 42 }),
+		});
+		const document = await answer.json().catch(() => undefined);
+		const actionRuns = await executionsOf(main, flows.action.id);
+		const ranOnWorker = actionRuns.some((e) =>
+			fs.readFileSync(log('worker'), 'utf8').includes(`Worker started execution ${e.id} `),
+		);
+		check(
+			'the action node creates, waits and downloads on the worker',
+			answer.status === 200 &&
+				document?.status === 'success' &&
+				document?.meta?.order_id === 'Q-1' &&
+				actionRuns.length === 1 &&
+				ranOnWorker,
+			`${answer.status} ${document?.status}; ${actionRuns.length} execution(s), on the worker: ${ranOnWorker}`,
+		);
+		const detail = actionRuns[0]
+			? JSON.stringify(await main.rest('GET', `/executions/${actionRuns[0].id}`))
+			: '';
+		const stored = /(database:[^"\\]+)/.exec(detail)?.[1];
+		check(
+			'… its PDF is kept in the database (binary data mode "database")',
+			!!stored && detail.includes('application/pdf'),
+			stored,
+		);
+
+		// ---- the webhook trigger: registration, deliveries to either process ----
+		const hooks = () => [...sb.webhooks.hooks.values()];
+		check(
+			"activation registered the instant trigger with the webhook processes' URL",
+			hooks().length === 1 && hooks()[0].url.startsWith(`${hookA.url}/webhook/`),
+			hooks()
+				.map((h) => h.url)
+				.join(' '),
+		);
+		const hookPath = hooks()[0] ? new URL(hooks()[0].url).pathname : '/webhook/none';
+		const at = (proc) => `${proc.url}${hookPath}`;
+		const invoice = sb.templates.find((t) => t.identifier === 'invoice').id;
+		const channel = flows.webhook.nodes[0].parameters.filters.channel;
+		const newDocument = () =>
+			sb.createDocument({
+				document_template_id: invoice,
+				status: 'success',
+				meta: { _webhook_channel: channel },
+			}).id;
+		sb.setOptions({ webhooks: false });
+		const reads = (id) => byIdRequests(sb, READ, id);
+		const runs = async () => (await executionsOf(main, flows.webhook.id)).length;
+		const one = newDocument();
+		const two = newDocument();
+		const first = await sb.webhooks.send(at(hookA), sb.webhooks.documentOf(one));
+		const second = await sb.webhooks.send(at(hookB), sb.webhooks.documentOf(two));
+		await until(() => reads(one) >= 1 && reads(two) >= 1, 30_000);
+		await until(async () => (await runs()) >= 2, 15_000);
+		check(
+			'a signed delivery to either webhook process starts exactly one execution',
+			first.status === 200 &&
+				second.status === 200 &&
+				reads(one) === 1 &&
+				reads(two) === 1 &&
+				(await runs()) === 2,
+			`A ${first.status}, B ${second.status}; ${await runs()} executions`,
+		);
+		const forged = await Promise.all(
+			[hookA, hookB].map((proc) =>
+				sb.webhooks.send(at(proc), sb.webhooks.documentOf(newDocument()), {
+					secret: `whsec_${Buffer.from('not the secret').toString('base64')}`,
+				}),
+			),
+		);
+		check(
+			'forged deliveries answer 401 on both webhook processes and start nothing',
+			forged.every((d) => d.status === 401) && (await runs()) === 2,
+			forged.map((d) => d.status).join(' '),
+		);
+
+		// ---- replays: to the other process, and after a restart of both ----
+		const replay = async (proc, delivery, id) =>
+			await sb.webhooks.send(at(proc), sb.webhooks.documentOf(id), { id: delivery.id });
+		await replay(hookB, first, one);
+		await replay(hookA, second, two);
+		await until(async () => (await runs()) >= 4, 30_000);
+		await sleep(2000);
+		check(
+			'a delivery sent again to the other webhook process gets no item past Remove Duplicates',
+			reads(one) === 1 && reads(two) === 1,
+			`${await runs()} executions, reads ${reads(one)} ${reads(two)}`,
+		);
+		t0 = Date.now();
+		await Promise.all([hookA.stop(), hookB.stop()]);
+		await Promise.all([hookA.start(), hookB.start()]);
+		facts.webhookRestartMs = Date.now() - t0;
+		await replay(hookA, first, one);
+		await replay(hookB, second, two);
+		await until(async () => (await runs()) >= 6, 30_000);
+		await sleep(2000);
+		check(
+			'… and after a restart of both webhook processes',
+			reads(one) === 1 && reads(two) === 1,
+			`${await runs()} executions, reads ${reads(one)} ${reads(two)}`,
+		);
+		const x = newDocument();
+		const y = newDocument();
+		const together = await Promise.all([
+			sb.webhooks.send(at(hookA), sb.webhooks.documentOf(x)),
+			sb.webhooks.send(at(hookB), sb.webhooks.documentOf(y)),
+		]);
+		await until(() => reads(x) >= 1 && reads(y) >= 1, 30_000);
+		check(
+			'two different deliveries arriving at once on the two processes both pass',
+			together.every((d) => d.status === 200) && reads(x) === 1 && reads(y) === 1,
+		);
+		facts.deliveries = { executions: await runs(), passed: 4, replays: 4, forged: 2 };
+
+		// ---- the polling trigger across a restart of the main ----
+		const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
+		const listPolls = () =>
+			sb.requests.filter(
+				(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
+			).length;
+		check(
+			'the polling trigger is active on the main and polls',
+			await until(() => listPolls() > 0, 75_000),
+		);
+		const docs = [];
+		const finishSome = async (n) => {
+			for (let i = 0; i < n; i++) {
+				docs.push(
+					sb.createDocument({
+						document_template_id: receipt,
+						status: 'pending',
+						payload: { n: docs.length },
+					}).id,
+				);
+				await sleep(300);
+			}
+			await sleep(1500);
+		};
+		const fetchedOnce = () => docs.every((id) => byIdRequests(sb, '/api/v1/documents/', id) >= 1);
+		await finishSome(3);
+		await until(fetchedOnce, 75_000);
+		t0 = Date.now();
+		await main.stop();
+		await finishSome(2); // finished while the main is down
+		await main.start();
+		facts.mainRestartMs = Date.now() - t0;
+		await signIn(main);
+		await finishSome(2);
+		await until(fetchedOnce, 150_000);
+		const pollsSoFar = listPolls();
+		await until(() => listPolls() > pollsSoFar, 75_000);
+		await sleep(3000);
+		const counts = docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
+		const pollRuns = await executionsOf(main, flows.poll.id);
+		facts.poll = { documents: docs.length, runs: pollRuns.length, reads: counts };
+		check(
+			`the polling trigger fired every finished document exactly once across a restart of the main (${docs.length} documents)`,
+			counts.every((c) => c === 1) && pollRuns.every((e) => e.status === 'success'),
+			`reads ${counts.join(' ')}; ${pollRuns.length} executions`,
+		);
+
+		// ---- deactivation ----
+		await main.rest('POST', `/workflows/${flows.webhook.id}/deactivate`);
+		await until(() => hooks().length === 0, 15_000);
+		check('deactivating the workflow removes its hook from the service', hooks().length === 0);
+	} catch (error) {
+		check(`the leg ran to its end: ${error.message}`, false);
+	} finally {
+		for (const stop of stops.reverse()) await stop().catch(() => undefined);
+	}
+	facts.seconds = Math.round((Date.now() - started) / 1000);
+	const failed = results.some((ok) => !ok);
+	console.log(
+		`e2e queue mode: ${JSON.stringify(facts)}${keep || failed ? `; logs in ${tmp}` : ''}`,
+	);
+	if (!keep && !failed) fs.rmSync(tmp, { recursive: true, force: true });
+	return facts;
+}
+
+module.exports = { runQueueLeg };

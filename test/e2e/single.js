@@ -1,0 +1,246 @@
+'use strict';
+// The one-process leg of the end-to-end suite: n8n as most people run it, one `n8n start`
+// on SQLite. Through n8n's CLI and REST API:
+//   - the action node (create, wait, download) with `n8n execute`;
+//   - the polling trigger, activated with `n8n publish:workflow`: every document the sandbox
+//     finished starts exactly one run, across a restart of n8n (n8n polls at most once a
+//     minute);
+//   - the webhook trigger: the hook is registered, a signed delivery starts a run, forged,
+//     stale and unsigned ones answer 401 and start none, a repeated one starts none,
+//     deactivation removes the hook;
+//   - the editor in Chromium (unless skipped): a credential created and tested, each node's
+//     panel without parameter warnings (and a control panel with one), screenshots.
+// The owner is set up through the REST API, so a browser problem fails only its own checks.
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const root = path.resolve(__dirname, '..', '..');
+const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
+const { createN8n, freePort, sleep } = require('./n8n');
+const { workflows, credential } = require('./workflows');
+const { runBrowser } = require('./browser');
+const { byIdRequests, executionsOf, installInto, setUpOwner, signIn, until } = require('./common');
+
+async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep }) {
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const log = path.join(tmp, 'n8n.log');
+	const installed = installInto(tmp, tarball);
+	check(
+		'the packed package installs into ~/.n8n/nodes like a community package',
+		fs.existsSync(path.join(installed, 'dist', 'nodes')),
+	);
+
+	const sb = await startSandbox({ host: '127.0.0.1', pendingMs: 300, generatingMs: 700 });
+	const n8n = createN8n({
+		install: server,
+		userFolder: tmp,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		log,
+	});
+	const flows = workflows(sb);
+	let failed = false;
+	const record = (name, ok, detail) => {
+		failed ||= !ok;
+		check(name, ok, detail);
+	};
+	try {
+		// ---- set up through the CLI, before the server starts ----
+		fs.writeFileSync(
+			path.join(tmp, 'credential.json'),
+			JSON.stringify(credential(sb, sb.webhooks.secret)),
+		);
+		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
+		for (const [key, flow] of Object.entries(flows)) {
+			const file = path.join(tmp, `workflow-${key}.json`);
+			fs.writeFileSync(file, JSON.stringify(flow));
+			await n8n.cli(['import:workflow', `--input=${file}`]);
+		}
+
+		// ---- the action node: create, wait, download ----
+		sb.resetRequests();
+		const run = await n8n.cli(['execute', `--id=${flows.action.id}`, '--rawOutput'], {
+			allowFail: true,
+		});
+		let output;
+		try {
+			output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
+		} catch {
+			output = undefined;
+		}
+		const item = output?.data?.resultData?.runData?.['Generate invoice']?.[0]?.data?.main?.[0]?.[0];
+		record(
+			'n8n execute: the action node creates, waits and outputs the finished document',
+			item?.json?.status === 'success' && item?.json?.meta?.order_id === 'E2E-1',
+			item?.json?.status,
+		);
+		record(
+			'… with the PDF as binary data (download on by default)',
+			item?.binary?.data?.mimeType === 'application/pdf' &&
+				item.binary.data.fileName === 'invoice-e2e.pdf',
+		);
+		const kinds = sb.requests.map((r) =>
+			r.path.startsWith('/files/') ? 'file' : `${r.method} ${r.path}`,
+		);
+		record(
+			'… in two requests: the sync create and the file',
+			kinds.length === 2 && kinds[0] === 'POST /api/v1/documents/sync' && kinds[1] === 'file',
+			kinds.join(', '),
+		);
+
+		await n8n.cli(['publish:workflow', `--id=${flows.poll.id}`]);
+		await n8n.cli(['publish:workflow', `--id=${flows.webhook.id}`]);
+
+		// ---- the server ----
+		sb.resetRequests();
+		let t0 = Date.now();
+		await n8n.start();
+		console.log(`e2e: n8n started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		await setUpOwner(n8n);
+
+		const hooks = () => [...sb.webhooks.hooks.values()];
+		await until(() => hooks().length >= 1, 30_000);
+		record(
+			"activation registers the webhook trigger with n8n's production URL",
+			hooks().length === 1 &&
+				hooks()[0].url.startsWith(`${n8n.url}/webhook/`) &&
+				hooks()[0].event === 'documents.generation.success' &&
+				hooks()[0].custom_channel === 'instant',
+			hooks()
+				.map((h) => h.url)
+				.join(' '),
+		);
+
+		// ---- polling trigger across a restart (n8n polls at most once a minute) ----
+		const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
+		const listPolls = () =>
+			sb.requests.filter(
+				(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
+			).length;
+		const polled = await until(() => listPolls() > 0, 75_000);
+		record('the polling trigger is active and polls', polled);
+		const docs = [];
+		const finishSome = async (n) => {
+			for (let i = 0; i < n; i++) {
+				docs.push(
+					sb.createDocument({
+						document_template_id: receipt,
+						status: 'pending',
+						payload: { n: docs.length },
+					}).id,
+				);
+				await sleep(300);
+			}
+			await sleep(1500); // generated
+		};
+		const fetchedOnce = () => docs.every((id) => byIdRequests(sb, '/api/v1/documents/', id) >= 1);
+		await finishSome(3);
+		await until(fetchedOnce, 75_000);
+		t0 = Date.now();
+		await n8n.stop();
+		await finishSome(2); // finished while n8n is down
+		await n8n.start();
+		console.log(`e2e: n8n restarted in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+		await signIn(n8n);
+		await finishSome(2);
+		await until(fetchedOnce, 150_000);
+		// One more poll after the last run: nothing may fire twice.
+		const pollsSoFar = listPolls();
+		await until(() => listPolls() > pollsSoFar, 75_000);
+		await sleep(3000);
+		const counts = docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
+		record(
+			`every document the sandbox finished started one run, none twice, across a restart (${docs.length} documents)`,
+			counts.every((c) => c === 1),
+			counts.join(' '),
+		);
+		const list = await executionsOf(n8n, flows.poll.id);
+		record(
+			'n8n recorded the polling runs as successful',
+			list.length >= 1 && list.every((e) => e.status === 'success'),
+			`${list.length} runs: ${[...new Set(list.map((e) => e.status))].join(', ')}`,
+		);
+		record('the webhook registration survived the restart (no second hook)', hooks().length === 1);
+
+		// ---- webhook trigger ----
+		const invoice = sb.templates.find((t) => t.identifier === 'invoice').id;
+		const before = sb.webhooks.deliveries.length;
+		const instant = sb.createDocument({
+			document_template_id: invoice,
+			status: 'pending',
+			meta: { _webhook_channel: 'instant' },
+		}).id;
+		await until(() => byIdRequests(sb, '/api/v1/document_cards/', instant) >= 1, 20_000);
+		const delivered = sb.webhooks.deliveries.slice(before);
+		record(
+			'a signed delivery is accepted and starts one run',
+			delivered.length === 1 &&
+				delivered[0].status === 200 &&
+				byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
+			delivered.map((d) => d.status).join(' '),
+		);
+		sb.setOptions({ webhooks: false });
+		const other = sb.createDocument({
+			document_template_id: invoice,
+			status: 'success',
+			meta: { _webhook_channel: 'instant' },
+		}).id;
+		const document = sb.webhooks.documentOf(other);
+		const hookUrl = hooks()[0].url;
+		const forged = await sb.webhooks.send(hookUrl, document, {
+			secret: `whsec_${Buffer.from('not the secret').toString('base64')}`,
+		});
+		const stale = await sb.webhooks.send(hookUrl, document, { ageSeconds: 600 });
+		const unsigned = await sb.webhooks.send(hookUrl, document, { unsigned: true });
+		await sleep(2000);
+		record(
+			'forged, stale and unsigned deliveries answer 401 and start nothing',
+			[forged, stale, unsigned].every((d) => d.status === 401) &&
+				byIdRequests(sb, '/api/v1/document_cards/', other) === 0,
+			[forged, stale, unsigned].map((d) => d.status).join(' '),
+		);
+		const repeated = delivered[0]
+			? await sb.webhooks.send(hookUrl, sb.webhooks.documentOf(instant), { id: delivered[0].id })
+			: { status: 0 };
+		await sleep(1500);
+		record(
+			'a repeated delivery starts nothing',
+			repeated.status === 200 && byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
+		);
+		sb.setOptions({ webhooks: true });
+
+		// ---- the editor in a browser ----
+		if (withBrowser) {
+			const browser = await runBrowser({
+				n8n,
+				sb,
+				outDir: path.join(root, 'docs', 'screenshots'),
+				check: record,
+				flows,
+			});
+			if (browser.skipped) record(`browser: ${browser.skipped}`, false);
+		}
+
+		await n8n.rest('POST', `/workflows/${flows.webhook.id}/deactivate`);
+		await until(() => hooks().length === 0, 15_000);
+		const hookCalls = sb.requests
+			.filter((r) => r.path.startsWith('/api/v1/rest_hooks'))
+			.map((r) => `${r.method} ${r.status}`);
+		record(
+			'deactivating the webhook workflow removes its hook from the service',
+			hooks().length === 0,
+			hookCalls.join(', '),
+		);
+	} catch (error) {
+		record(`the suite ran to its end: ${error.message}`, false);
+	} finally {
+		await n8n.stop();
+		await sb.close();
+	}
+	console.log(`e2e: one process, n8n log: ${log}`);
+	if (!keep && !failed) fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+module.exports = { runSingleLeg };
