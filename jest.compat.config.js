@@ -3,6 +3,7 @@
  * @n8n/* companions taken from the folder `scripts/compat.js` installs them into
  * (N8N_COMPAT_DIR), for the tests and for the built package alike.
  */
+const fs = require('fs');
 const path = require('path');
 const base = require('./jest.config');
 
@@ -10,10 +11,16 @@ const dir = process.env.N8N_COMPAT_DIR;
 if (!dir) throw new Error('N8N_COMPAT_DIR is not set: run `npm run test:compat`');
 const modules = path.join(dir, 'node_modules');
 
+// n8n-core before 1.9x keeps its Logger itself: @n8n/backend-common is then a shim over it.
+const backendCommon = fs.existsSync(path.join(modules, '@n8n', 'backend-common'))
+	? {}
+	: { '^@n8n/backend-common$': '<rootDir>/test/harness/compat/backend-common.js' };
+
 module.exports = {
 	...base,
-	testMatch: ['<rootDir>/test/{action,trigger,resilience,harness}/**/*.test.ts'],
+	testMatch: ['<rootDir>/test/{action,trigger,resilience,harness,webhook}/**/*.test.ts'],
 	moduleNameMapper: {
+		...backendCommon,
 		'^(n8n-core|n8n-workflow|@n8n/di|@n8n/backend-common|@n8n/config|@n8n/errors)(/.*)?$': `${modules}/$1$2`,
 	},
 };

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-/* `npm run test:compat`: runs the engine suites (action, trigger, resilience, harness) on
- * n8n's 1.x line. Installs n8n-core of each version (and the n8n-workflow it depends on) into
- * .cache/n8n-compat/<version>/ on first use, then runs jest with jest.compat.config.js, which
- * maps those packages to that folder for the tests and for the built package.
- *   npm run test:compat                       n8n-core 1.122.48 (the last 1.x line)
- *   COMPAT_VERSIONS="1.85.4 1.122.48" npm run test:compat
+/* `npm run test:compat`: runs the engine suites (action, trigger, webhook, resilience,
+ * harness) on n8n's 1.x line. Installs n8n-core of each version (and the n8n-workflow it
+ * depends on) into .cache/n8n-compat/<version>/ on first use, then runs jest with
+ * jest.compat.config.js, which maps those packages to that folder for the tests and for the
+ * built package.
+ *   npm run test:compat        n8n-core 1.84.0 (n8n 1.85, the oldest the package runs on) and
+ *                              1.122.48 (the last of the 1.x line)
+ *   COMPAT_VERSIONS="1.87.0 1.122.48" npm run test:compat
  * Ends with one line "N passed, N failed" over all versions. */
 'use strict';
 const fs = require('fs');
@@ -12,7 +14,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 
 const root = path.resolve(__dirname, '..');
-const versions = (process.env.COMPAT_VERSIONS || '1.122.48').split(/[\s,]+/).filter(Boolean);
+const versions = (process.env.COMPAT_VERSIONS || '1.84.0 1.122.48').split(/[\s,]+/).filter(Boolean);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function install(version) {

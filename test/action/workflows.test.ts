@@ -3,7 +3,6 @@
  * parameter names) and do what they say on the real engine against the sandbox.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
 
 import {
 	credentialsFor,
@@ -14,6 +13,7 @@ import {
 } from '../harness';
 import { PACKAGE_NAME, exampleFiles, forHarness, readExample } from '../workflows';
 import { useSandbox } from '../harness/use-sandbox';
+import { nodeParameterIssues } from '../harness/versions';
 import { fileRequests, listRequests } from './helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
@@ -62,11 +62,7 @@ describe('each example is an importable n8n workflow', () => {
 				{ ...example, nodes: [node] },
 				{ templateId: invoiceTemplate(), workspaceId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' },
 			).nodes[0];
-			const issues = NodeHelpers.getNodeParametersIssues(
-				description.properties,
-				filled,
-				description,
-			);
+			const issues = nodeParameterIssues(description.properties, filled, description);
 			expect([node.name, issues]).toEqual([node.name, null]);
 		}
 		for (const [from, byType] of Object.entries(example.connections)) {

@@ -8,7 +8,6 @@ import {
 	ICredentialsHelper,
 	NodeHelpers,
 	Workflow,
-	isExpression,
 	type ICredentialDataDecryptedObject,
 	type ICredentials,
 	type IHttpRequestHelper,
@@ -64,7 +63,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (authenticate?.type === 'generic') {
 			const ctx = workflow && node ? { workflow, node } : this.scratchWorkflow();
 			const resolve = (value: unknown): unknown =>
-				typeof value === 'string' && isExpression(value)
+				// An n8n expression starts with "=" (n8n-workflow before 1.9x has no isExpression).
+				typeof value === 'string' && value.startsWith('=')
 					? String(
 							ctx.workflow.expression.getSimpleParameterValue(
 								ctx.node,

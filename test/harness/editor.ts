@@ -6,7 +6,6 @@ import { ExecuteContext, LoadOptionsContext, RoutingNode } from 'n8n-core';
 import {
 	NodeHelpers,
 	Workflow,
-	createEmptyRunExecutionData,
 	type ICredentialsDecrypted,
 	type IDataObject,
 	type INode,
@@ -23,6 +22,7 @@ import {
 
 import { HarnessCredentialsHelper } from './credentials';
 import { loadPackage } from './package';
+import { emptyRunExecutionData } from './versions';
 
 import {
 	attachCredentials,
@@ -195,7 +195,7 @@ export async function testCredential(
 		node,
 		additionalData,
 		'internal',
-		createEmptyRunExecutionData(),
+		emptyRunExecutionData(),
 		0,
 		[],
 		{ main: [[{ json: {} }]] },

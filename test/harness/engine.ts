@@ -14,7 +14,8 @@
  * are supplied here for tests.
  */
 import { Container } from '@n8n/di';
-import { BinaryDataService, ExternalSecretsProxy } from 'n8n-core';
+import * as core from 'n8n-core';
+import { BinaryDataService } from 'n8n-core';
 import {
 	Workflow,
 	type IBinaryData,
@@ -27,6 +28,7 @@ import {
 } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper, type CredentialStore } from './credentials';
+import { initBinaryData } from './versions';
 
 // ---------------------------------------------------------------------------------------
 // Credentials given to the harness
@@ -66,7 +68,9 @@ let binaryDataReady: Promise<void> | undefined;
 
 /** Initialises n8n-core's BinaryDataService once (filesystem mode below N8N_USER_FOLDER). */
 export async function ensureBinaryData(): Promise<void> {
-	binaryDataReady ??= Container.get(BinaryDataService).init();
+	binaryDataReady ??= initBinaryData(
+		Container.get(BinaryDataService) as unknown as Parameters<typeof initBinaryData>[0],
+	);
 	await binaryDataReady;
 }
 
@@ -85,7 +89,10 @@ export function buildAdditionalData(
 		getRunExecutionData: async () => undefined,
 		getRuntimeCredential: async () => undefined,
 		startRunnerTask: unsupported('startRunnerTask'),
-		externalSecretsProxy: Container.get(ExternalSecretsProxy),
+		// n8n-core before 1.9x has no external secrets proxy (nor needs one).
+		...(core.ExternalSecretsProxy
+			? { externalSecretsProxy: Container.get(core.ExternalSecretsProxy) }
+			: {}),
 		currentNodeExecutionIndex: 0,
 		restApiUrl: `${base}/rest`,
 		instanceBaseUrl: `${base}/`,

@@ -1,15 +1,28 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The few places where n8n-core 1.x and 2.x differ in what the harness calls. Everything
  * else of the engine is the same API on both lines; `npm run test:compat` runs the engine
  * suites on the 1.x line through these.
  */
 import { readFileSync } from 'fs';
+import { join } from 'path';
 
 import { Container } from '@n8n/di';
 import * as core from 'n8n-core';
+import * as workflowLib from 'n8n-workflow';
 import type { PollContext, WorkflowExecute } from 'n8n-core';
-import type { INode, INodeExecutionData, IPinData, IRun, Workflow } from 'n8n-workflow';
+import type {
+	INode,
+	INodeExecutionData,
+	INodeIssues,
+	INodeParameters,
+	INodeProperties,
+	INodeTypeDescription,
+	IPinData,
+	IRun,
+	IRunExecutionData,
+	Workflow,
+} from 'n8n-workflow';
 
 /** The version of the n8n-core the tests run on (2.x, or 1.x under test:compat). */
 const CORE_VERSION: string = (
@@ -67,4 +80,79 @@ export async function runWorkflowExecute(
  */
 export function parameterIssue(detail: RegExp): RegExp {
 	return CORE_MAJOR >= 2 ? detail : /The workflow has issues/;
+}
+
+/**
+ * Starts n8n-core's binary data service in filesystem mode below N8N_USER_FOLDER: 2.x reads
+ * its own config, n8n-core before 1.9x (`init(config)`) is handed one.
+ */
+export async function initBinaryData(service: { init: (...args: unknown[]) => Promise<void> }) {
+	if (service.init.length === 0) return await service.init();
+	const folder = process.env.N8N_USER_FOLDER ?? '.';
+	return await service.init({
+		mode: 'filesystem',
+		availableModes: ['filesystem'],
+		localStoragePath: join(folder, '.n8n', 'binaryData'),
+	});
+}
+
+/** An empty run's execution data: n8n-workflow's own helper, or (before 1.9x) its shape. */
+export function emptyRunExecutionData(): IRunExecutionData {
+	const create = (workflowLib as Record<string, unknown>).createEmptyRunExecutionData as
+		| (() => IRunExecutionData)
+		| undefined;
+	if (create) return create();
+	return {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			nodeExecutionStack: [],
+			metadata: {},
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	} as unknown as IRunExecutionData;
+}
+
+/**
+ * The parameter issues n8n's editor would show for a node: n8n-workflow's
+ * `getNodeParametersIssues` takes the node type's description third since 1.84; before, the
+ * third argument was a list of pinned nodes.
+ */
+export function nodeParameterIssues(
+	properties: INodeProperties[],
+	node: INode,
+	description: INodeTypeDescription,
+): INodeIssues | null {
+	const { getNodeParametersIssues } = workflowLib.NodeHelpers as unknown as {
+		getNodeParametersIssues: (...args: unknown[]) => INodeIssues | null;
+	};
+	return newParameterApi()
+		? getNodeParametersIssues(properties, node, description)
+		: getNodeParametersIssues(properties, node);
+}
+
+/** Whether n8n-workflow's NodeHelpers take the node type's description (since 1.84). */
+function newParameterApi(): boolean {
+	return workflowLib.NodeHelpers.getNodeParametersIssues.length >= 4;
+}
+
+/**
+ * A node's parameters with the defaults filled in, as the editor stores them
+ * (`getNodeParameters`: the node type's description is its sixth argument since n8n-workflow
+ * 1.84; before, the sixth was `onlySimpleTypes`).
+ */
+export function nodeParametersWithDefaults(
+	properties: INodeProperties[],
+	values: INodeParameters,
+	node: INode,
+	description: INodeTypeDescription,
+): INodeParameters | null {
+	const { getNodeParameters } = workflowLib.NodeHelpers as unknown as {
+		getNodeParameters: (...args: unknown[]) => INodeParameters | null;
+	};
+	return newParameterApi()
+		? getNodeParameters(properties, values, true, false, node, description)
+		: getNodeParameters(properties, values, true, false, node);
 }

@@ -11,7 +11,6 @@ import type { AddressInfo } from 'net';
 
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
-	NodeHelpers,
 	type IDataObject,
 	type INode,
 	type INodeExecutionData,
@@ -29,6 +28,7 @@ import {
 	type HarnessCredentials,
 } from './engine';
 import { loadPackage } from './package';
+import { nodeParametersWithDefaults } from './versions';
 
 export interface WebhookTriggerParams {
 	parameters: INodeParameters;
@@ -196,11 +196,9 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 		staticData: () => workflow.getStaticData('node', wfNode),
 		setParameters(parameters) {
 			// As the editor stores them: with the defaults of every parameter filled in.
-			wfNode.parameters = NodeHelpers.getNodeParameters(
+			wfNode.parameters = nodeParametersWithDefaults(
 				nodeType.description.properties,
 				structuredClone(parameters),
-				true,
-				false,
 				wfNode,
 				nodeType.description,
 			)!;
