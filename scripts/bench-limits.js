@@ -38,6 +38,7 @@ function items(n, prefix) {
 	}));
 }
 
+/** Create, wait and download, the item as the payload, its order id as meta, named after its number. */
 function parameters(templateId, options = {}) {
 	return {
 		resource: 'document',
@@ -204,4 +205,4 @@ async function runLargeFiles({ n, sizeBytes }) {
 	}
 }
 
-module.exports = { earliestMs, printLimited, runLargeFiles, runLimited, mb, fmt };
+module.exports = { earliestMs, parameters, printLimited, runLargeFiles, runLimited, mb, fmt };

@@ -15,7 +15,14 @@
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the rest */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
-const { fmt: fmt2, mb, printLimited, runLargeFiles, runLimited } = require('./bench-limits');
+const {
+	fmt: fmt2,
+	mb,
+	parameters: createParameters,
+	printLimited,
+	runLargeFiles,
+	runLimited,
+} = require('./bench-limits');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -122,18 +129,7 @@ async function unlimited() {
 	});
 	const credentials = credentialsFor(sb);
 	const template = sb.templates.find((t) => t.identifier === 'invoice');
-	const parameters = {
-		resource: 'document',
-		operation: 'create',
-		templateId: { __rl: true, mode: 'id', value: template.id },
-		payload: '={{ $json }}',
-		waitForCompletion: true,
-		download: true,
-		additionalFields: {
-			meta: '={{ { "order_id": $json.order_id } }}',
-			filename: '=invoice-{{ $json.number }}.pdf',
-		},
-	};
+	const parameters = createParameters(template.id);
 	/** One node run over `items`; checks every document succeeded with its file. */
 	const run = async (items) => {
 		sb.resetRequests();

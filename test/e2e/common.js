@@ -85,8 +85,56 @@ async function executionsOf(n8n, workflowId) {
 	return list?.results ?? [];
 }
 
+/**
+ * The polling trigger (the `poll` example workflow: receipts, every minute) across a restart
+ * of the n8n process that polls: documents finish before, while it is down, and after; each
+ * must start exactly one run (its "Read receipt" reads the document once), even after one more
+ * poll. Answers whether the trigger polled at all, the reads per document, and the restart's
+ * time.
+ */
+async function pollAcrossRestart({ sb, n8n }) {
+	const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
+	const listPolls = () =>
+		sb.requests.filter(
+			(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
+		).length;
+	const polled = await until(() => listPolls() > 0, 75_000);
+	const docs = [];
+	const finishSome = async (n) => {
+		for (let i = 0; i < n; i++) {
+			docs.push(
+				sb.createDocument({
+					document_template_id: receipt,
+					status: 'pending',
+					payload: { n: docs.length },
+				}).id,
+			);
+			await sleep(300);
+		}
+		await sleep(1500); // generated
+	};
+	const reads = () => docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
+	const fetchedOnce = () => reads().every((c) => c >= 1);
+	await finishSome(3);
+	await until(fetchedOnce, 75_000);
+	const t0 = Date.now();
+	await n8n.stop();
+	await finishSome(2); // finished while n8n is down
+	await n8n.start();
+	const restartMs = Date.now() - t0;
+	await signIn(n8n);
+	await finishSome(2);
+	await until(fetchedOnce, 150_000);
+	// One more poll after the last run: nothing may fire twice.
+	const pollsSoFar = listPolls();
+	await until(() => listPolls() > pollsSoFar, 75_000);
+	await sleep(3000);
+	return { polled, reads: reads(), restartMs };
+}
+
 module.exports = {
 	OWNER,
+	pollAcrossRestart,
 	byIdRequests,
 	executionsOf,
 	installInto,

@@ -20,7 +20,14 @@ const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
 const { createN8n, freePort, sleep } = require('./n8n');
 const { startPostgres, startRedis } = require('./services');
 const { credential, queueWorkflows } = require('./workflows');
-const { byIdRequests, executionsOf, installInto, setUpOwner, signIn, until } = require('./common');
+const {
+	byIdRequests,
+	executionsOf,
+	installInto,
+	pollAcrossRestart,
+	setUpOwner,
+	until,
+} = require('./common');
 
 /** What the example's "Get invoice data" reads for each run that gets past Remove Duplicates. */
 const READ = '/api/v1/documents/';
@@ -189,30 +196,29 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		);
 
 		// ---- replays: to the other process, and after a restart of both ----
-		const replay = async (proc, delivery, id) =>
-			await sb.webhooks.send(at(proc), sb.webhooks.documentOf(id), { id: delivery.id });
-		await replay(hookB, first, one);
-		await replay(hookA, second, two);
-		await until(async () => (await runs()) >= 4, 30_000);
-		await sleep(2000);
-		check(
+		/** Sends both deliveries again (to `toOne` and `toTwo`): each starts a run, no item passes. */
+		const replayBoth = async (name, toOne, toTwo) => {
+			const before = await runs();
+			await sb.webhooks.send(at(toOne), sb.webhooks.documentOf(one), { id: first.id });
+			await sb.webhooks.send(at(toTwo), sb.webhooks.documentOf(two), { id: second.id });
+			await until(async () => (await runs()) >= before + 2, 30_000);
+			await sleep(2000);
+			check(
+				name,
+				reads(one) === 1 && reads(two) === 1,
+				`${await runs()} executions, reads ${reads(one)} ${reads(two)}`,
+			);
+		};
+		await replayBoth(
 			'a delivery sent again to the other webhook process gets no item past Remove Duplicates',
-			reads(one) === 1 && reads(two) === 1,
-			`${await runs()} executions, reads ${reads(one)} ${reads(two)}`,
+			hookB,
+			hookA,
 		);
 		t0 = Date.now();
 		await Promise.all([hookA.stop(), hookB.stop()]);
 		await Promise.all([hookA.start(), hookB.start()]);
 		facts.webhookRestartMs = Date.now() - t0;
-		await replay(hookA, first, one);
-		await replay(hookB, second, two);
-		await until(async () => (await runs()) >= 6, 30_000);
-		await sleep(2000);
-		check(
-			'… and after a restart of both webhook processes',
-			reads(one) === 1 && reads(two) === 1,
-			`${await runs()} executions, reads ${reads(one)} ${reads(two)}`,
-		);
+		await replayBoth('… and after a restart of both webhook processes', hookA, hookB);
 		const x = newDocument();
 		const y = newDocument();
 		const together = await Promise.all([
@@ -227,48 +233,14 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		facts.deliveries = { executions: await runs(), passed: 4, replays: 4, forged: 2 };
 
 		// ---- the polling trigger across a restart of the main ----
-		const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
-		const listPolls = () =>
-			sb.requests.filter(
-				(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
-			).length;
-		check(
-			'the polling trigger is active on the main and polls',
-			await until(() => listPolls() > 0, 75_000),
-		);
-		const docs = [];
-		const finishSome = async (n) => {
-			for (let i = 0; i < n; i++) {
-				docs.push(
-					sb.createDocument({
-						document_template_id: receipt,
-						status: 'pending',
-						payload: { n: docs.length },
-					}).id,
-				);
-				await sleep(300);
-			}
-			await sleep(1500);
-		};
-		const fetchedOnce = () => docs.every((id) => byIdRequests(sb, '/api/v1/documents/', id) >= 1);
-		await finishSome(3);
-		await until(fetchedOnce, 75_000);
-		t0 = Date.now();
-		await main.stop();
-		await finishSome(2); // finished while the main is down
-		await main.start();
-		facts.mainRestartMs = Date.now() - t0;
-		await signIn(main);
-		await finishSome(2);
-		await until(fetchedOnce, 150_000);
-		const pollsSoFar = listPolls();
-		await until(() => listPolls() > pollsSoFar, 75_000);
-		await sleep(3000);
-		const counts = docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
+		const poll = await pollAcrossRestart({ sb, n8n: main });
+		check('the polling trigger is active on the main and polls', poll.polled);
+		facts.mainRestartMs = poll.restartMs;
+		const counts = poll.reads;
 		const pollRuns = await executionsOf(main, flows.poll.id);
-		facts.poll = { documents: docs.length, runs: pollRuns.length, reads: counts };
+		facts.poll = { documents: counts.length, runs: pollRuns.length, reads: counts };
 		check(
-			`the polling trigger fired every finished document exactly once across a restart of the main (${docs.length} documents)`,
+			`the polling trigger fired every finished document exactly once across a restart of the main (${counts.length} documents)`,
 			counts.every((c) => c === 1) && pollRuns.every((e) => e.status === 'success'),
 			`reads ${counts.join(' ')}; ${pollRuns.length} executions`,
 		);

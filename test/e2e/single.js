@@ -21,7 +21,14 @@ const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
 const { createN8n, freePort, sleep } = require('./n8n');
 const { workflows, credential } = require('./workflows');
 const { runBrowser } = require('./browser');
-const { byIdRequests, executionsOf, installInto, setUpOwner, signIn, until } = require('./common');
+const {
+	byIdRequests,
+	executionsOf,
+	installInto,
+	pollAcrossRestart,
+	setUpOwner,
+	until,
+} = require('./common');
 
 async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep }) {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
@@ -95,7 +102,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 
 		// ---- the server ----
 		sb.resetRequests();
-		let t0 = Date.now();
+		const t0 = Date.now();
 		await n8n.start();
 		console.log(`e2e: n8n started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 		await setUpOwner(n8n);
@@ -114,47 +121,13 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		);
 
 		// ---- polling trigger across a restart (n8n polls at most once a minute) ----
-		const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
-		const listPolls = () =>
-			sb.requests.filter(
-				(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
-			).length;
-		const polled = await until(() => listPolls() > 0, 75_000);
-		record('the polling trigger is active and polls', polled);
-		const docs = [];
-		const finishSome = async (n) => {
-			for (let i = 0; i < n; i++) {
-				docs.push(
-					sb.createDocument({
-						document_template_id: receipt,
-						status: 'pending',
-						payload: { n: docs.length },
-					}).id,
-				);
-				await sleep(300);
-			}
-			await sleep(1500); // generated
-		};
-		const fetchedOnce = () => docs.every((id) => byIdRequests(sb, '/api/v1/documents/', id) >= 1);
-		await finishSome(3);
-		await until(fetchedOnce, 75_000);
-		t0 = Date.now();
-		await n8n.stop();
-		await finishSome(2); // finished while n8n is down
-		await n8n.start();
-		console.log(`e2e: n8n restarted in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		await signIn(n8n);
-		await finishSome(2);
-		await until(fetchedOnce, 150_000);
-		// One more poll after the last run: nothing may fire twice.
-		const pollsSoFar = listPolls();
-		await until(() => listPolls() > pollsSoFar, 75_000);
-		await sleep(3000);
-		const counts = docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
+		const poll = await pollAcrossRestart({ sb, n8n });
+		record('the polling trigger is active and polls', poll.polled);
+		console.log(`e2e: n8n restarted in ${(poll.restartMs / 1000).toFixed(1)} s`);
 		record(
-			`every document the sandbox finished started one run, none twice, across a restart (${docs.length} documents)`,
-			counts.every((c) => c === 1),
-			counts.join(' '),
+			`every document the sandbox finished started one run, none twice, across a restart (${poll.reads.length} documents)`,
+			poll.reads.every((c) => c === 1),
+			poll.reads.join(' '),
 		);
 		const list = await executionsOf(n8n, flows.poll.id);
 		record(

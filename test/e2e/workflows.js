@@ -21,6 +21,19 @@ function workflow(id, name, nodes, connections) {
 	};
 }
 
+/** The action node "Generate invoice" (create, wait, download by default) after a start node. */
+function generateInvoice(id, templateId, parameters) {
+	return {
+		id,
+		name: 'Generate invoice',
+		type: `${PACKAGE}.documentGeneration`,
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: { templateId: rl(templateId), ...parameters },
+		credentials,
+	};
+}
+
 function workflows(sb) {
 	const template = (identifier) => sb.templates.find((t) => t.identifier === identifier).id;
 	const billing = sb.workspaces.find((w) => w.identifier === 'Acme Billing').id;
@@ -37,19 +50,10 @@ function workflows(sb) {
 					position: [0, 0],
 					parameters: {},
 				},
-				{
-					id: 'a2',
-					name: 'Generate invoice',
-					type: `${PACKAGE}.documentGeneration`,
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: {
-						templateId: rl(template('invoice')),
-						payload: '{"number": "INV-E2E-1", "customer": {"name": "Ada Lovelace"}, "total": 42}',
-						additionalFields: { filename: 'invoice-e2e.pdf', meta: '{"order_id": "E2E-1"}' },
-					},
-					credentials,
-				},
+				generateInvoice('a2', template('invoice'), {
+					payload: '{"number": "INV-E2E-1", "customer": {"name": "Ada Lovelace"}, "total": 42}',
+					additionalFields: { filename: 'invoice-e2e.pdf', meta: '{"order_id": "E2E-1"}' },
+				}),
 			],
 			{ Start: { main: [[{ node: 'Generate invoice', type: 'main', index: 0 }]] } },
 		),
@@ -183,22 +187,13 @@ function queueWorkflows(sb) {
 						options: {},
 					},
 				},
-				{
-					id: 'qa2',
-					name: 'Generate invoice',
-					type: `${PACKAGE}.documentGeneration`,
-					typeVersion: 1,
-					position: [220, 0],
-					parameters: {
-						templateId: rl(template('invoice')),
-						payload: '={{ $json.body }}',
-						additionalFields: {
-							filename: '=invoice-{{ $json.body.number }}.pdf',
-							meta: '={{ { "order_id": $json.body.number } }}',
-						},
+				generateInvoice('qa2', template('invoice'), {
+					payload: '={{ $json.body }}',
+					additionalFields: {
+						filename: '=invoice-{{ $json.body.number }}.pdf',
+						meta: '={{ { "order_id": $json.body.number } }}',
 					},
-					credentials,
-				},
+				}),
 			],
 			{ Order: { main: [[{ node: 'Generate invoice', type: 'main', index: 0 }]] } },
 		),

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { wholeSeconds } from '../../shared/helpers/dates';
 import type { Operation } from '../../shared/helpers/items';
 import { limitReport } from '../../shared/transport';
 import * as account from './account/Account.resource';
@@ -45,10 +46,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [out];
 }
 
-function seconds(ms: number): string {
-	return `${Math.round(ms / 1000)} s`;
-}
-
 /**
  * An execution hint on the node when the service's request limit held this run: how many
  * items, how long and why, and what to change. Nothing failed for it (items that did say so).
@@ -57,11 +54,11 @@ export function reportLimit(ctx: IExecuteFunctions, items: number): void {
 	const report = limitReport(ctx);
 	if (!report.limited || typeof ctx.addExecutionHints !== 'function') return;
 	const asked = report.longestAskedMs
-		? `; the longest wait it asked for was ${seconds(report.longestAskedMs)}`
+		? `; the longest wait it asked for was ${wholeSeconds(report.longestAskedMs)}`
 		: '';
 	ctx.addExecutionHints({
 		type: 'warning',
 		location: 'outputPane',
-		message: `${items} item${items === 1 ? '' : 's'}: the service's request limit answered ${report.limited} of ${report.started} requests with 429 (Too Many Requests)${asked}, so this run waited ${seconds(report.heldMs)} for it in all. To finish sooner, send fewer items per run (Loop Over Items with a Wait node), spread the runs that share this account over time, or move to a plan with a higher limit. One wait longer than Options → Max Wait for Rate Limit (Create, Update) fails the item.`,
+		message: `${items} item${items === 1 ? '' : 's'}: the service's request limit answered ${report.limited} of ${report.started} requests with 429 (Too Many Requests)${asked}, so this run waited ${wholeSeconds(report.heldMs)} for it in all. To finish sooner, send fewer items per run (Loop Over Items with a Wait node), spread the runs that share this account over time, or move to a plan with a higher limit. One wait longer than Options → Max Wait for Rate Limit (Create, Update) fails the item.`,
 	});
 }

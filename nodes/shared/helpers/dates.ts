@@ -96,3 +96,8 @@ export function parseHttpDate(value: unknown, options: HttpDateOptions = {}): nu
 		date.getUTCDay() === fields.weekday;
 	return real ? ms : undefined;
 }
+
+/** A duration in whole seconds, for messages: "65 s". */
+export function wholeSeconds(ms: number): string {
+	return `${Math.round(ms / 1000)} s`;
+}

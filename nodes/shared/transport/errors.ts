@@ -217,13 +217,15 @@ export function describeLimitWait(
 	settings: { maxWaitMs: number; option?: string; advice?: string },
 ): ApiErrorText {
 	const where = settings.option ?? 'Max Wait for Rate Limit (an option of Create and Update)';
-	const limit = `the longest wait this ${settings.advice ? 'trigger accepts' : `run accepts, ${where}`} (${seconds(settings.maxWaitMs)})`;
+	const accepted = settings.advice ? 'this trigger accepts' : 'this run accepts, ' + where;
+	const fix =
+		settings.advice ??
+		"lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise " +
+			where +
+			', or move to a plan with a higher limit.';
 	return {
 		message: `The service asked to wait ${seconds(askedMs)} before the next request (429 Too Many Requests) while trying to ${what}`,
-		description: `That is longer than ${limit}, so nothing more was sent. The account's request limit is spent for now: ${
-			settings.advice ??
-			`lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise ${where}, or move to a plan with a higher limit.`
-		}`,
+		description: `That is longer than the longest wait ${accepted} (${seconds(settings.maxWaitMs)}), so nothing more was sent. The account's request limit is spent for now: ${fix}`,
 	};
 }
 

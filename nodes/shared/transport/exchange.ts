@@ -1,8 +1,7 @@
 /**
- * One HTTP exchange with the service or the file host: n8n's HTTP helpers underneath, retries
- * with backoff that never repeat a write the service may have acted on, cancellation, and the
- * one constructor of the errors the transport throws (never carrying the API key or the
- * request options).
+ * One HTTP exchange with the service or the file host: n8n's HTTP helpers underneath, each
+ * attempt waiting its turn at the execution's gate (the request limit's pace), retries with
+ * backoff that never repeat a write the service may have acted on, and cancellation.
  */
 import type {
 	IDataObject,
@@ -10,18 +9,17 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { parseHttpDate } from '../helpers/dates';
 import type { CallOptions, TransportContext } from '../types';
-import type { LimitSettings } from './gate';
 import { LimitWaitTooLong, gateFor } from './gate';
+import { apiError, limitError } from './failures';
 import { networkFailure } from './network';
 import { parseLimitHeaders } from './pace';
 import type { Attempts } from './errors';
-import { describeLimitWait, describeNetworkError, redact, safeDetail } from './errors';
+import { describeNetworkError, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
 import {
 	DEFAULT_RETRY_POLICY,
@@ -65,69 +63,6 @@ function cancelSignal(ctx: TransportContext): AbortSignal | undefined {
 	return typeof fn === 'function' ? fn.call(ctx) : undefined;
 }
 
-const MAX_ERROR_BODY = 2000;
-
-export function apiError(
-	ctx: TransportContext,
-	text: { message: string; description: string },
-	secret: string | undefined,
-	extra: { itemIndex?: number; httpCode?: string; body?: unknown; outcomeUnknown?: boolean },
-) {
-	const message = redact(text.message, secret);
-	const description = redact(text.description, secret);
-	// What NodeApiError keeps as the error response holds only what is safe to show: never
-	// the request options or the axios error (they carry the Authorization header).
-	const response: JsonObject = { message };
-	if (extra.httpCode) response.httpCode = extra.httpCode;
-	if (extra.body !== undefined && extra.body !== '') {
-		const raw =
-			typeof extra.body === 'string'
-				? extra.body
-				: Buffer.isBuffer(extra.body)
-					? extra.body.toString('utf8')
-					: undefined;
-		if (raw !== undefined) {
-			response.body = redact(
-				raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw,
-				secret,
-			);
-		} else {
-			try {
-				const json = redact(JSON.stringify(extra.body), secret);
-				response.body =
-					json.length > MAX_ERROR_BODY
-						? `${json.slice(0, MAX_ERROR_BODY)}…`
-						: (JSON.parse(json) as JsonObject);
-			} catch {
-				response.body = '(unreadable body)';
-			}
-		}
-	}
-	const error = new NodeApiError(ctx.getNode(), response, {
-		message,
-		description,
-		httpCode: extra.httpCode,
-		itemIndex: extra.itemIndex,
-	});
-	// NodeApiError swaps a message that mentions a network error code for a generic one;
-	// ours says more, so it is put back.
-	error.message = message;
-	error.description = description;
-	if (extra.outcomeUnknown) error.context.outcomeUnknown = true;
-	return error;
-}
-
-/**
- * Whether a write that failed with this error may have been carried out by the service: it
- * was sent, and then the connection broke, timed out, or the service answered 5xx.
- */
-export function isOutcomeUnknown(error: unknown): boolean {
-	return (
-		error instanceof NodeApiError &&
-		(error.context as { outcomeUnknown?: unknown }).outcomeUnknown === true
-	);
-}
-
 export interface Exchanged {
 	response: RawResponse;
 	/** Attempts made, time spent, and the last Retry-After, for error descriptions. */
@@ -159,21 +94,6 @@ export function discardBody(body: unknown): void {
 	const stream = body as { destroy?: unknown; pipe?: unknown } | null | undefined;
 	if (stream && typeof stream.destroy === 'function' && typeof stream.pipe === 'function')
 		(stream.destroy as () => void).call(stream);
-}
-
-/** The error of a request refused because the service asked for a wait longer than allowed. */
-function limitError(
-	ctx: TransportContext,
-	what: string,
-	askedMs: number,
-	settings: LimitSettings,
-	secret: string | undefined,
-	itemIndex: number | undefined,
-) {
-	return apiError(ctx, describeLimitWait(askedMs, what, settings), secret, {
-		itemIndex,
-		httpCode: '429',
-	});
 }
 
 /**

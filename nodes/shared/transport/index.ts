@@ -3,6 +3,7 @@
  * modules below import each other directly, never this file.
  */
 export * from './exchange';
+export * from './failures';
 export * from './network';
 export * from './request';
 export * from './documents';

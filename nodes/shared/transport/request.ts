@@ -15,10 +15,10 @@ import {
 	CREDENTIAL_TYPE,
 	DEFAULT_TIMEOUT_MS,
 	MAX_TIMEOUT_S,
-	apiError,
 	discardBody,
 	exchange,
 } from './exchange';
+import { apiError } from './failures';
 import { parseJsonLoose } from '../helpers/json';
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';

@@ -7,6 +7,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { wholeSeconds } from '../../../shared/helpers/dates';
 import type { DocumentRef, ItemError } from '../../../shared/helpers/items';
 import { describeMade } from '../../../shared/helpers/items';
 
@@ -68,10 +69,6 @@ export function nameDocuments(
 	return error;
 }
 
-function seconds(ms: number): string {
-	return `${Math.round(ms / 1000)} s`;
-}
-
 export interface BatchFacts {
 	items: number;
 	/** How long each success was seen pending in the service's queue (ms). */
@@ -95,7 +92,7 @@ export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
 		ctx.addExecutionHints({
 			type: 'info',
 			location: 'outputPane',
-			message: `${facts.items} items: ${queued} document${queued === 1 ? '' : 's'} waited up to ${seconds(slowest)} in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.`,
+			message: `${facts.items} items: ${queued} document${queued === 1 ? '' : 's'} waited up to ${wholeSeconds(slowest)} in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.`,
 		});
 	}
 	if (facts.quota || facts.quotaFailures) {
