@@ -78,8 +78,6 @@ export interface GenerationRequest extends GenerationOptions {
 	/** Whether the write starts a generation (status pending). */
 	generates: boolean;
 	templateId?: string;
-	/** The document written to, when known before the write (an update). */
-	documentId?: string;
 }
 
 export const NO_WAIT: GenerationOptions = {
@@ -170,7 +168,6 @@ export async function runGenerations(
 			notSent++;
 			return fail(i, quotaNotSent(ctx, quota, i));
 		}
-		if (request.documentId) made.set(i, { id: request.documentId, status: 'unknown' });
 		try {
 			const viaSync = sync && request.sendSync && request.wait && request.generates;
 			const document = viaSync ? await request.sendSync!() : await request.send();
