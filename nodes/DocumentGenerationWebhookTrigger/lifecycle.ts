@@ -68,10 +68,11 @@ export async function checkExists(this: IHookFunctions): Promise<boolean> {
 	return stored(this)?.signature === signatureOf(url, settings);
 }
 
-/** Activation waits for the service's request limit as a batch does; past that it fails. */
+/** (De)activation waits for the service's request limit as a batch does; past that it fails. */
 const ACTIVATION_LIMIT = {
 	maxWaitMs: DEFAULT_MAX_LIMIT_WAIT_MS,
-	advice: 'activate the workflow again in a few minutes.',
+	advice:
+		'activate or deactivate the workflow again in a few minutes (hooks not removed are kept and removed then).',
 };
 
 export async function create(this: IHookFunctions): Promise<boolean> {
@@ -108,6 +109,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 }
 
 export async function remove(this: IHookFunctions): Promise<boolean> {
+	limitRequestsTo(this, ACTIVATION_LIMIT);
 	const data = this.getWorkflowStaticData('node');
 	const previous = stored(this);
 	if (previous) {

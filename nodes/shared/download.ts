@@ -13,6 +13,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
+import { asNodeError } from './helpers/items';
 import {
 	brokenDownload,
 	discardBody,
@@ -20,6 +21,7 @@ import {
 	fetchFile,
 	getDocumentCard,
 	headerValue,
+	networkFailure,
 } from './transport';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
@@ -95,6 +97,8 @@ export async function downloadToBinary(
 				);
 			} catch (error) {
 				discardBody(response.body);
+				// n8n's own binary store failing is not the file host's doing: said as it is.
+				if (networkFailure(error).code === 'EUNKNOWN') throw asNodeError(ctx, error, itemIndex);
 				// The file broke off on its way: once more, with a fresh link.
 				if (attempt >= 1) throw brokenDownload(ctx, error, what, itemIndex);
 			}

@@ -81,22 +81,22 @@ export function describeMade(ref: DocumentRef): string {
  * node's errors go there ("Continue (using error output)"); 1.x accepts no other key beside
  * `error` and `message`. With "Continue" it stays in the main output, in input order.
  *
- * An item whose document was made names it in the message, and, when `document` is given
- * (only for "Continue": the error output would not take more keys), as `documentId` and its
- * last `status` too.
+ * An item whose document was made names it in the message, and, with `keys` (only for
+ * "Continue": the error output would not take more keys), as `documentId` and its last
+ * `status` too.
  */
 export function errorItem(
 	error: ItemError,
 	itemIndex: number,
 	made?: DocumentRef,
-	document?: DocumentRef,
+	keys = false,
 ): INodeExecutionData {
 	const json: IDataObject = { error: error.message };
 	const message = [error.description, made && describeMade(made)].filter(Boolean).join(' ');
 	if (message) json.message = message;
-	if (document) {
-		json.documentId = document.id;
-		json.status = document.status;
+	if (made && keys) {
+		json.documentId = made.id;
+		json.status = made.status;
 	}
 	return { json, pairedItem: { item: itemIndex } };
 }

@@ -211,11 +211,9 @@ export async function exchange(
 		if (response && response.statusCode < 400) return done();
 		if (response?.statusCode === 429) {
 			// Refused before it was processed: any method may go again once the hold is over.
+			// The gate now holds every request, this one first; a wait longer than the run
+			// accepts makes it refuse them all at once (LimitWaitTooLong above).
 			limited++;
-			if (retryAfter !== undefined && retryAfter > gate.settings.maxWaitMs) {
-				discardBody(response.body);
-				throw limitError(ctx, what, retryAfter, gate.settings, secret, request.itemIndex);
-			}
 			attempts.retryAfterMs = retryAfter;
 			if (limited >= MAX_LIMITED_ANSWERS) return done();
 			discardBody(response.body);

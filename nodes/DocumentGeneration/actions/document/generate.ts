@@ -247,13 +247,12 @@ export async function runGenerations(
 	throwFirstError();
 
 	// 4. Output in input order; an item whose document was made names it even when it failed.
-	const flat = ctx.getNode().onError !== 'continueErrorOutput';
+	const keys = ctx.getNode().onError !== 'continueErrorOutput';
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const error = errors.get(i);
 		if (error) {
-			const ref = made.get(i);
-			out.push(errorItem(error, i, ref, flat ? ref : undefined));
+			out.push(errorItem(error, i, made.get(i), keys));
 			continue;
 		}
 		const json = normalizeDocument(finished.get(i) ?? documents.get(i)!);
