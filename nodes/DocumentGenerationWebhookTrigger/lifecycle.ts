@@ -12,6 +12,7 @@ import {
 	DEFAULT_MAX_LIMIT_WAIT_MS,
 	createRestHook,
 	deleteRestHook,
+	isNotFound,
 	limitRequestsTo,
 } from '../shared/transport';
 import type { WebhookSettings } from './settings';
@@ -54,8 +55,7 @@ async function removeEach(
 			await deleteRestHook(ctx, ids[i]);
 		} catch (error) {
 			// Already gone is what we want; anything else leaves this one and the rest.
-			if (!(error instanceof NodeApiError && String(error.httpCode) === '404'))
-				return { left: ids.slice(i), error: asNodeError(ctx, error) };
+			if (!isNotFound(error)) return { left: ids.slice(i), error: asNodeError(ctx, error) };
 		}
 	}
 	return { left: [] };

@@ -2,7 +2,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, runNode, type NodeSettings, type RunNodeResult } from '../harness';
-import type { LoggedRequest, Sandbox } from '../sandbox';
+import { startSandbox, type LoggedRequest, type Sandbox, type SandboxOptions } from '../sandbox';
 
 /** A resource locator value in "By ID" mode. */
 export function byId(id: string): INodeParameters {
@@ -80,4 +80,17 @@ export function containsSecret(value: unknown, secret: string): boolean {
 /** Items' pairedItem indexes, in output order. */
 export function pairs(result: RunNodeResult): Array<number | undefined> {
 	return result.items.map((item) => (item.pairedItem as { item: number } | undefined)?.item);
+}
+
+/** A sandbox of its own for one test (fast generations unless said otherwise): its limit's windows, counts and documents start afresh. */
+export async function withSandbox<T>(
+	options: SandboxOptions,
+	body: (sb: Sandbox) => Promise<T>,
+): Promise<T> {
+	const sb = await startSandbox({ pendingMs: 20, generatingMs: 80, ...options });
+	try {
+		return await body(sb);
+	} finally {
+		await sb.close();
+	}
 }

@@ -7,18 +7,8 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
-import { CONTINUE, apiRequests, byId, creates, run, templateId } from './helpers';
-
-/** A sandbox of its own per test: the limit's windows and counts start afresh. */
-async function withSandbox<T>(options: SandboxOptions, body: (sb: Sandbox) => Promise<T>) {
-	const sb = await startSandbox({ pendingMs: 20, generatingMs: 80, ...options });
-	try {
-		return await body(sb);
-	} finally {
-		await sb.close();
-	}
-}
+import type { Sandbox } from '../sandbox';
+import { CONTINUE, apiRequests, byId, creates, run, templateId, withSandbox } from './helpers';
 
 const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters => ({
 	resource: 'document',

@@ -110,7 +110,7 @@ export function fileNameFor(document: IDataObject, contentType?: unknown): strin
 }
 
 /** JSON text of a value with object keys sorted, so equal data gives equal text. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
 	if (value && typeof value === 'object') {
 		const entries = Object.keys(value as IDataObject)

@@ -72,7 +72,7 @@ export function describeMade(ref: DocumentRef): string {
 		ref.status === 'failure'
 			? `Generate it again with Update and status "Pending" (Document ID ${ref.id})`
 			: `Fetch it with Get or Download (Document ID ${ref.id})`;
-	return `Its document was made: ${ref.id} (last status: ${ref.status}). ${next} rather than running this item again, which would make a second one.`;
+	return `Its document was made: ${ref.id} (last status: ${ref.status}). ${next} rather than running this item again without a Unique Key (Create → Options), which would make a second one.`;
 }
 
 /**

@@ -64,6 +64,43 @@ export async function listDocumentCards(
 	return result;
 }
 
+export interface ScanOptions extends CallOptions {
+	/** Pages read at the most (default: all). */
+	maxPages?: number;
+	stop?: AbortSignal;
+}
+
+export interface ScanResult {
+	pages: number;
+	/** Whether the scan ended because the list did, or `visit` had seen all it wanted. */
+	complete: boolean;
+}
+
+/**
+ * One pass over the document list from page 1: every card is handed to `visit` with the host
+ * time its page was fetched. It ends when `visit` answers true (it has seen all it wanted),
+ * at the list's last page, after `maxPages`, or when `stop` aborts.
+ */
+export async function scanDocumentCards(
+	ctx: TransportContext,
+	filters: ListFilters,
+	visit: (card: IDataObject, fetchedAt: number) => boolean | void,
+	options: ScanOptions = {},
+): Promise<ScanResult> {
+	const { maxPages = Infinity, stop, ...call } = options;
+	let pages = 0;
+	for (let page: number | null = 1; page !== null; pages++) {
+		if (pages >= maxPages || stop?.aborted) return { pages, complete: false };
+		const fetchedAt = Date.now();
+		const answer = await listDocumentCards(ctx, filters, page, call);
+		let done = false;
+		for (const card of answer.cards) if (visit(card, fetchedAt)) done = true;
+		if (done) return { pages: pages + 1, complete: true };
+		page = answer.nextPage;
+	}
+	return { pages, complete: true };
+}
+
 export async function getDocumentCard(
 	ctx: TransportContext,
 	id: string,

@@ -87,3 +87,8 @@ export function limitError(
 		httpCode: '429',
 	});
 }
+
+/** Whether the service answered 404: the record is not there (or no longer). */
+export function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === '404';
+}

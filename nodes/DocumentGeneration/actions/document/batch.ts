@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { wholeSeconds } from '../../../shared/helpers/dates';
 import type { DocumentRef, ItemError } from '../../../shared/helpers/items';
-import { describeMade } from '../../../shared/helpers/items';
+import { asNodeError, describeMade } from '../../../shared/helpers/items';
 
 /** Documents seen waiting in the service's queue this long are worth a word. */
 export const QUEUE_HINT_MS = 5_000;
@@ -62,11 +62,40 @@ export function nameDocuments(
 		const more =
 			others.length > NAMED_IN_ERROR ? ` and ${others.length - NAMED_IN_ERROR} more` : '';
 		parts.push(
-			`This run had also made ${others.length} other document${others.length === 1 ? '' : 's'} (${shown}${more}); they are kept and keep generating. Get Many (Updated Since the start of this run) lists them: run again only the items without one.`,
+			`This run had also made ${others.length} other document${others.length === 1 ? '' : 's'} (${shown}${more}); they are kept and keep generating. Retry On Fail reuses them, and so does running the batch again with a Unique Key (Create → Options); otherwise Get Many (Updated Since the start of this run) lists them: run again only the items without one.`,
 		);
 	}
 	error.description = parts.filter(Boolean).join(' ');
 	return error;
+}
+
+/**
+ * The failed items of a batch and the documents its items made (each failed item names its
+ * own). Without Continue On Fail the first failure stops the run: `stop` aborts, nothing new
+ * is started, and `throwFirst` ends the node with the first item's error.
+ */
+export class BatchFailures {
+	readonly errors = new Map<number, ItemError>();
+	/** The document each item wrote to (or reused), with the last status seen. */
+	readonly made = new Map<number, DocumentRef>();
+	readonly stop = new AbortController();
+	readonly continueOnFail: boolean;
+
+	constructor(private readonly ctx: IExecuteFunctions) {
+		this.continueOnFail = ctx.continueOnFail();
+	}
+
+	fail(itemIndex: number, error: unknown): void {
+		if (!this.errors.has(itemIndex))
+			this.errors.set(itemIndex, asNodeError(this.ctx, error, itemIndex));
+		if (!this.continueOnFail) this.stop.abort();
+	}
+
+	throwFirst(): void {
+		if (this.continueOnFail || this.errors.size === 0) return;
+		const first = Math.min(...this.errors.keys());
+		throw nameDocuments(this.errors.get(first)!, first, this.made);
+	}
 }
 
 export interface BatchFacts {
@@ -108,4 +137,28 @@ export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
 			message: `The account's document quota ran out during this run: ${what.join(', and ')}. Add documents or upgrade the plan in the dashboard, then run again with the failed items only.`,
 		});
 	}
+}
+
+/** An execution hint when a create reused documents: a re-run shows that it did no double work. */
+export function reportReuse(ctx: IExecuteFunctions, origins: string[], followers: number): void {
+	if (typeof ctx.addExecutionHints !== 'function') return;
+	const count = (origin: string) => origins.filter((o) => o === origin).length;
+	const reused = count('reused');
+	const regenerated = count('regenerated');
+	if (!reused && !regenerated && !followers) return;
+	const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+	const parts = [
+		reused &&
+			`${plural(reused, 'document', 'documents')} existed already and ${reused === 1 ? 'was' : 'were'} reused`,
+		regenerated &&
+			`${plural(regenerated, 'document', 'documents')} ${regenerated === 1 ? 'was' : 'were'} generated again (failed, a draft, or changed data)`,
+		`${plural(count('created'), 'document was', 'documents were')} created`,
+		followers &&
+			`${plural(followers, 'item repeated', 'items repeated')} the Unique Key of an earlier item and output its document`,
+	].filter(Boolean);
+	ctx.addExecutionHints({
+		type: 'info',
+		location: 'outputPane',
+		message: `No document was made twice: ${parts.join('; ')}. Each item's origin field says which.`,
+	});
 }

@@ -1,6 +1,9 @@
 /** Pure pieces of waiting for generation: the polling schedule, the list window, stale views. */
 import { timeOf } from '../../../shared/helpers/dates';
 
+/** Most templates named in one list request: more would make the URL long. */
+const MAX_TEMPLATE_FILTER = 20;
+
 /** Quick looks (`pollDelay`) after the first, while typical generations end. */
 const QUICK_LOOKS = 4;
 
@@ -42,4 +45,13 @@ export function isAfterWrite(viewUpdatedAt: unknown, writtenAt: number): boolean
 	const seen = timeOf(viewUpdatedAt);
 	if (seen === undefined || !Number.isFinite(writtenAt)) return true;
 	return seen >= writtenAt;
+}
+
+/**
+ * The templates to narrow a list request to: the distinct ones given, or none (the whole
+ * list) when there are so many that the URL would grow long.
+ */
+export function templateFilter(templateIds: Array<string | undefined>): string[] {
+	const involved = [...new Set(templateIds.filter((t): t is string => !!t))];
+	return involved.length <= MAX_TEMPLATE_FILTER ? involved : [];
 }

@@ -20,7 +20,8 @@ import {
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport';
 import { readFilename } from './create.operation';
-import { readGenerationOptions, runGenerations, waitOptions } from './generate';
+import { readGenerationOptions, waitOptions } from './generate';
+import { runGenerations } from './pipeline';
 import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
