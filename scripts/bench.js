@@ -9,11 +9,15 @@
  * by kind, and the ratio. Needs the built package (npm run bench builds first).
  *
  * Then plans with limits (bench-limits.js): a request limit with and without Retry-After, one
- * too tight for the Wait Timeout, and large files into n8n's filesystem binary store.
+ * too tight for the Wait Timeout, and large files into n8n's filesystem binary store. Then
+ * running again (bench-rerun.js): a 200-item batch killed midway on a plan with a limit, run
+ * again with a Unique Key and without; and the race of two executions with the same keys
+ * started a few ms apart.
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits]
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
- *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the rest */
+ *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
+ *                        batches without limits; rerun: only running again */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
 	fmt: fmt2,
@@ -23,6 +27,8 @@ const {
 	runLargeFiles,
 	runLimited,
 } = require('./bench-limits');
+
+const { runRace, runRerun } = require('./bench-rerun');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -53,8 +59,12 @@ function invoiceItems(n, offset = 0) {
 const fmt = (n, digits = 2) => n.toFixed(digits);
 
 async function main() {
-	if (ONLY !== 'limits') await unlimited();
-	if (ONLY !== 'unlimited') await limits();
+	if (ONLY === 'all' || ONLY === 'unlimited') await unlimited();
+	if (ONLY === 'all' || ONLY === 'limits') await limits();
+	if (ONLY === 'all' || ONLY === 'rerun') {
+		await runRerun();
+		await runRace();
+	}
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */

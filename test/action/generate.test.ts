@@ -3,7 +3,7 @@
  * timeout), batches are created first and waited for together, 429 is honoured, output keeps
  * input order with pairedItem. Real engine, sandbox (fast generations unless said otherwise).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../harness/use-sandbox';
 import {
@@ -13,6 +13,8 @@ import {
 	cardRequests,
 	creates,
 	listRequests,
+	numbered,
+	numberedCreate,
 	pairs,
 	run,
 	templateId,
@@ -31,15 +33,7 @@ describe('fast generations', () => {
 		},
 	);
 
-	const create = (extra: IDataObject = {}) => ({
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payload: '={{ { "n": $json.n } }}',
-		additionalFields: { meta: '={{ { "order_id": "O-" + $json.n } }}' },
-		...extra,
-	});
-	const numbered = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
+	const create = (extra: IDataObject = {}) => numberedCreate(sb, extra as INodeParameters);
 
 	test('one item: waits and downloads (by default) until success and outputs the finished card with its file', async () => {
 		const result = await run(sb, create(), [{ n: 7 }]);

@@ -24,6 +24,26 @@ export function templateId(sb: Sandbox, identifier = 'invoice'): string {
 	return template.id;
 }
 
+/** Items numbered 0 … n-1 as `{ n }`. */
+export function numbered(n: number): IDataObject[] {
+	return Array.from({ length: n }, (_, i) => ({ n: i }));
+}
+
+/**
+ * Create with the sandbox's invoice template: the payload `{ n }` of each item (`numbered`)
+ * and meta `{ order_id: "O-<n>" }`, plus any other parameters.
+ */
+export function numberedCreate(sb: Sandbox, extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'document',
+		operation: 'create',
+		templateId: byId(templateId(sb)),
+		payload: '={{ { "n": $json.n } }}',
+		additionalFields: { meta: '={{ { "order_id": "O-" + $json.n } }}' },
+		...extra,
+	};
+}
+
 /** Runs Start -> Document Generation with the given parameters against the sandbox. */
 export async function run(
 	sb: Sandbox,

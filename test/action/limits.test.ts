@@ -8,17 +8,18 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import type { Sandbox } from '../sandbox';
-import { CONTINUE, apiRequests, byId, creates, run, templateId, withSandbox } from './helpers';
+import {
+	CONTINUE,
+	apiRequests,
+	creates,
+	numbered,
+	numberedCreate,
+	run,
+	withSandbox,
+} from './helpers';
 
-const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters => ({
-	resource: 'document',
-	operation: 'create',
-	templateId: byId(templateId(sb)),
-	payload: '={{ { "n": $json.n } }}',
-	additionalFields: { meta: '={{ { "order_id": "O-" + $json.n } }}' },
-	options,
-});
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
+const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters =>
+	numberedCreate(sb, { options });
 
 /** Every output item succeeded with its file, in input order. */
 function expectAllSucceeded(items: INodeExecutionData[], n: number) {

@@ -8,10 +8,16 @@
  */
 import { spawn } from 'child_process';
 import * as path from 'path';
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { credentialsFor, runWorkflow, type WorkflowJson } from '../harness';
-import { MANUAL_TRIGGER_TYPE, loadPackage } from '../harness/package';
+import {
+	credentialsFor,
+	loadPackage,
+	packageNode,
+	runWorkflow,
+	startNode,
+	type WorkflowJson,
+} from '../harness';
 import type { Sandbox } from '../sandbox';
 import {
 	CONTINUE,
@@ -19,22 +25,15 @@ import {
 	byId,
 	creates,
 	listRequests,
+	numbered,
+	numberedCreate,
 	run,
 	templateId,
 	withSandbox,
 } from './helpers';
 
 const NODE = 'Document Generation';
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i }));
-
-const create = (sb: Sandbox, extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'document',
-	operation: 'create',
-	templateId: byId(templateId(sb)),
-	payload: '={{ { "n": $json.n } }}',
-	additionalFields: { meta: '={{ { "order_id": "O-" + $json.n } }}' },
-	...extra,
-});
+const create = numberedCreate;
 const keyed = (sb: Sandbox, options: IDataObject = {}) =>
 	create(sb, { options: { uniqueKey: '={{ "INV-" + $json.n }}', ...options } });
 
@@ -135,26 +134,14 @@ describe('Retry On Fail, with nothing configured', () => {
 	test('a node run twice in one execution (two parents) makes each run its own documents', async () => {
 		await withSandbox({}, async (sb) => {
 			const pkg = await loadPackage();
-			const node = (name: string, parameters: INodeParameters, x: number) => ({
-				id: name,
-				name,
-				type: pkg.fullName('documentGeneration'),
-				typeVersion: 1,
-				position: [x, 0] as [number, number],
-				parameters,
-			});
 			const workflow: WorkflowJson = {
 				nodes: [
-					{
-						id: 'start',
-						name: 'Start',
-						type: MANUAL_TRIGGER_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: { items: [{ n: 1 }, { n: 2 }] as unknown as INodeParameters[] },
-					},
-					node('Account', { resource: 'account', operation: 'get' }, 200),
-					node(NODE, create(sb, { payload: '{"n": 1}' }), 400),
+					startNode([{ n: 1 }, { n: 2 }]),
+					packageNode(pkg, 'Account', 'documentGeneration', {
+						resource: 'account',
+						operation: 'get',
+					}),
+					packageNode(pkg, NODE, 'documentGeneration', create(sb, { payload: '{"n": 1}' }), 400),
 				],
 				connections: {
 					Start: {

@@ -42,6 +42,16 @@ async function send(
 const template = (identifier: string) => sb.templates.find((t) => t.identifier === identifier)!.id;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Reads a document as a client does (`read`) until it is finished, 50 times at the most. */
+async function untilFinished<T extends { status: string }>(read: () => Promise<T>): Promise<T> {
+	let record = await read();
+	for (let i = 0; i < 50 && !['error', 'failure', 'success'].includes(record.status); i++) {
+		await sleep(20);
+		record = await read();
+	}
+	return record;
+}
+
 describe('the official Node SDK', () => {
 	test('documents.create: {document} with payload as JSON text and meta serialised', async () => {
 		const r = await send('POST', '/api/v1/documents', {
@@ -148,12 +158,10 @@ describe('the official Ruby gem', () => {
 		});
 		expect(r.status).toBe(201);
 		const id = r.json.document.id;
-		let status = r.json.document.status;
-		for (let i = 0; i < 50 && !['error', 'failure', 'success'].includes(status); i++) {
-			await sleep(20);
-			status = (await send('GET', `/api/v1/documents/${id}`)).json.document.status;
-		}
-		expect(status).toBe('success');
+		const reloaded = await untilFinished(
+			async () => (await send('GET', `/api/v1/documents/${id}`)).json.document,
+		);
+		expect(reloaded.status).toBe('success');
 	});
 });
 
@@ -167,11 +175,9 @@ describe("the service's own n8n node", () => {
 		});
 		expect(r.status).toBe(201);
 		const id = r.json.document.id;
-		let card = (await send('GET', `/api/v1/document_cards/${id}`)).json.document_card;
-		for (let i = 0; i < 50 && card.status !== 'success' && card.status !== 'failure'; i++) {
-			await sleep(20);
-			card = (await send('GET', `/api/v1/document_cards/${id}`)).json.document_card;
-		}
+		const card = await untilFinished(
+			async () => (await send('GET', `/api/v1/document_cards/${id}`)).json.document_card,
+		);
 		expect(card).toMatchObject({
 			status: 'success',
 			filename: 'x.pdf',

@@ -1,9 +1,10 @@
 'use strict';
 // What both legs of the end-to-end suite (one process; queue mode) share: the package
-// installed as n8n installs community packages, the owner set up through n8n's REST API,
-// waiting for a condition, and counting the sandbox's requests.
+// installed as n8n installs community packages beside a sandbox, the owner set up through
+// n8n's REST API, waiting for a condition, and counting the sandbox's requests.
 
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
@@ -11,6 +12,7 @@ const { sleep } = require('./n8n');
 const { PACKAGE } = require('./workflows');
 
 const root = path.resolve(__dirname, '..', '..');
+const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
 const OWNER = {
 	email: 'owner@example.test',
 	firstName: 'Ada',
@@ -34,6 +36,17 @@ function packPackage(dir) {
 	});
 	if (result.status !== 0) throw new Error(`npm pack failed: ${result.stderr}`);
 	return path.join(dir, result.stdout.trim().split('\n').pop());
+}
+
+/**
+ * What each leg starts with: a temporary user folder with the package installed in it as n8n
+ * installs community packages, and a sandbox whose documents take a second to generate.
+ */
+async function startLeg(prefix, tarball) {
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+	const installed = installInto(tmp, tarball);
+	const sb = await startSandbox({ host: '127.0.0.1', pendingMs: 300, generatingMs: 700 });
+	return { tmp, installed, sb };
 }
 
 /** Installs the tarball as n8n installs a community package: npm in ~/.n8n/nodes. */
@@ -139,7 +152,9 @@ module.exports = {
 	executionsOf,
 	installInto,
 	packPackage,
+	root,
 	setUpOwner,
+	startLeg,
 	signIn,
 	until,
 };

@@ -4,7 +4,8 @@
 // webhooks; production webhooks off), one worker that runs every execution, and two
 // `n8n webhook` processes that receive the service's deliveries; binary data in the database.
 //
-// It proves: the action node (create, wait, download) runs on the worker; the polling
+// It proves: the action node (create, wait, download) runs on the worker, and under Retry On
+// Fail makes one document per item there, however many tries; the polling
 // trigger fires every finished document exactly once across a restart of the main; signed
 // deliveries to either webhook process start one execution each and forged ones answer 401;
 // a delivery sent again, to the other process or after a restart of both, gets no item past
@@ -12,22 +13,12 @@
 // deliveries arriving at once on the two processes both pass; deactivation removes the hook.
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
-const root = path.resolve(__dirname, '..', '..');
-const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
 const { createN8n, freePort, sleep } = require('./n8n');
 const { startPostgres, startRedis } = require('./services');
 const { credential, queueWorkflows } = require('./workflows');
-const {
-	byIdRequests,
-	executionsOf,
-	installInto,
-	pollAcrossRestart,
-	setUpOwner,
-	until,
-} = require('./common');
+const common = require('./common');
 
 /** What the example's "Get invoice data" reads for each run that gets past Remove Duplicates. */
 const READ = '/api/v1/documents/';
@@ -39,12 +30,11 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		report(`queue mode: ${name}`, ok, detail);
 	};
 	const started = Date.now();
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-queue-'));
+	const { tmp, sb } = await common.startLeg('n8n-e2e-queue-', tarball);
 	const log = (name) => path.join(tmp, `${name}.log`);
-	const stops = [];
+	const stops = [() => sb.close()];
 	const facts = {};
 	try {
-		installInto(tmp, tarball);
 		const pg = await startPostgres(log('postgres'));
 		stops.push(() => pg.stop());
 		const redis = await startRedis(log('redis'));
@@ -55,8 +45,6 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			`${pg.port}, ${redis.port}`,
 		);
 
-		const sb = await startSandbox({ host: '127.0.0.1', pendingMs: 300, generatingMs: 700 });
-		stops.push(() => sb.close());
 		const [portMain, portA, portB, portWorker, healthWorker, ...brokers] = await Promise.all(
 			Array.from({ length: 9 }, () => freePort()),
 		);
@@ -107,7 +95,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		await main.start();
 		await Promise.all([worker.start(), hookA.start(), hookB.start()]);
 		facts.startMs = Date.now() - t0;
-		await setUpOwner(main);
+		await common.setUpOwner(main);
 		check(
 			'n8n main, one worker and two webhook processes started (production webhooks off on main)',
 			true,
@@ -122,7 +110,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			body: JSON.stringify({ number: 'Q-1', customer: { name: 'Ada Lovelace' }, total: 42 }),
 		});
 		const document = await answer.json().catch(() => undefined);
-		const actionRuns = await executionsOf(main, flows.action.id);
+		const actionRuns = await common.executionsOf(main, flows.action.id);
 		const ranOnWorker = actionRuns.some((e) =>
 			fs.readFileSync(log('worker'), 'utf8').includes(`Worker started execution ${e.id} `),
 		);
@@ -145,6 +133,47 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			stored,
 		);
 
+		// ---- Retry On Fail on the worker: one item fails to render, each try reuses the rest ----
+		const fails = sb.templates.find((t) => t.identifier === 'always-fails').id;
+		const invoiceTemplate = sb.templates.find((t) => t.identifier === 'invoice').id;
+		const batch = Array.from({ length: 6 }, (_, i) => ({
+			number: `RETRY-${i + 1}`,
+			template: i === 3 ? fails : invoiceTemplate,
+		}));
+		const retried = () =>
+			[...sb.documents.values()].filter((d) =>
+				JSON.parse(d.meta ?? '{}').order_id?.startsWith('RETRY-'),
+			);
+		sb.resetRequests();
+		await fetch(`${hookB.url}/webhook/e2e-retry`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items: batch }),
+		});
+		await common.until(
+			async () => (await common.executionsOf(main, flows.retry.id)).length >= 1,
+			30_000,
+		);
+		await common.until(
+			async () => (await common.executionsOf(main, flows.retry.id))[0]?.status === 'error',
+			60_000,
+		);
+		const retryRuns = await common.executionsOf(main, flows.retry.id);
+		const regenerated = sb.requests.filter((r) => r.method === 'PUT').length;
+		const retryOnWorker = retryRuns.some((e) =>
+			fs.readFileSync(log('worker'), 'utf8').includes(`Worker started execution ${e.id} `),
+		);
+		check(
+			'Retry On Fail (3 tries) on the worker, one of 6 items failing to render: 6 documents, the failed one generated again on each retry',
+			retried().length === 6 &&
+				new Set(retried().map((d) => JSON.parse(d.meta).order_id)).size === 6 &&
+				regenerated === 2 &&
+				retryRuns.length === 1 &&
+				retryRuns[0].status === 'error' &&
+				retryOnWorker,
+			`${retried().length} documents, ${regenerated} regenerations, ${retryRuns.length} execution(s) ${retryRuns[0]?.status}, on the worker: ${retryOnWorker}`,
+		);
+
 		// ---- the webhook trigger: registration, deliveries to either process ----
 		const hooks = () => [...sb.webhooks.hooks.values()];
 		check(
@@ -165,14 +194,14 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 				meta: { _webhook_channel: channel },
 			}).id;
 		sb.setOptions({ webhooks: false });
-		const reads = (id) => byIdRequests(sb, READ, id);
-		const runs = async () => (await executionsOf(main, flows.webhook.id)).length;
+		const reads = (id) => common.byIdRequests(sb, READ, id);
+		const runs = async () => (await common.executionsOf(main, flows.webhook.id)).length;
 		const one = newDocument();
 		const two = newDocument();
 		const first = await sb.webhooks.send(at(hookA), sb.webhooks.documentOf(one));
 		const second = await sb.webhooks.send(at(hookB), sb.webhooks.documentOf(two));
-		await until(() => reads(one) >= 1 && reads(two) >= 1, 30_000);
-		await until(async () => (await runs()) >= 2, 15_000);
+		await common.until(() => reads(one) >= 1 && reads(two) >= 1, 30_000);
+		await common.until(async () => (await runs()) >= 2, 15_000);
 		check(
 			'a signed delivery to either webhook process starts exactly one execution',
 			first.status === 200 &&
@@ -201,7 +230,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			const before = await runs();
 			await sb.webhooks.send(at(toOne), sb.webhooks.documentOf(one), { id: first.id });
 			await sb.webhooks.send(at(toTwo), sb.webhooks.documentOf(two), { id: second.id });
-			await until(async () => (await runs()) >= before + 2, 30_000);
+			await common.until(async () => (await runs()) >= before + 2, 30_000);
 			await sleep(2000);
 			check(
 				name,
@@ -225,7 +254,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			sb.webhooks.send(at(hookA), sb.webhooks.documentOf(x)),
 			sb.webhooks.send(at(hookB), sb.webhooks.documentOf(y)),
 		]);
-		await until(() => reads(x) >= 1 && reads(y) >= 1, 30_000);
+		await common.until(() => reads(x) >= 1 && reads(y) >= 1, 30_000);
 		check(
 			'two different deliveries arriving at once on the two processes both pass',
 			together.every((d) => d.status === 200) && reads(x) === 1 && reads(y) === 1,
@@ -233,11 +262,11 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		facts.deliveries = { executions: await runs(), passed: 4, replays: 4, forged: 2 };
 
 		// ---- the polling trigger across a restart of the main ----
-		const poll = await pollAcrossRestart({ sb, n8n: main });
+		const poll = await common.pollAcrossRestart({ sb, n8n: main });
 		check('the polling trigger is active on the main and polls', poll.polled);
 		facts.mainRestartMs = poll.restartMs;
 		const counts = poll.reads;
-		const pollRuns = await executionsOf(main, flows.poll.id);
+		const pollRuns = await common.executionsOf(main, flows.poll.id);
 		facts.poll = { documents: counts.length, runs: pollRuns.length, reads: counts };
 		check(
 			`the polling trigger fired every finished document exactly once across a restart of the main (${counts.length} documents)`,
@@ -247,7 +276,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 
 		// ---- deactivation ----
 		await main.rest('POST', `/workflows/${flows.webhook.id}/deactivate`);
-		await until(() => hooks().length === 0, 15_000);
+		await common.until(() => hooks().length === 0, 15_000);
 		check('deactivating the workflow removes its hook from the service', hooks().length === 0);
 	} catch (error) {
 		check(`the leg ran to its end: ${error.message}`, false);

@@ -1,7 +1,8 @@
 'use strict';
 // The one-process leg of the end-to-end suite: n8n as most people run it, one `n8n start`
 // on SQLite. Through n8n's CLI and REST API:
-//   - the action node (create, wait, download) with `n8n execute`;
+//   - the action node (create, wait, download) with `n8n execute`, and inside Loop Over Items
+//     (one document per item, round after round);
 //   - the polling trigger, activated with `n8n publish:workflow`: every document the sandbox
 //     finished starts exactly one run, across a restart of n8n (n8n polls at most once a
 //     minute);
@@ -13,33 +14,21 @@
 // The owner is set up through the REST API, so a browser problem fails only its own checks.
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
-const root = path.resolve(__dirname, '..', '..');
-const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
 const { createN8n, freePort, sleep } = require('./n8n');
-const { workflows, credential } = require('./workflows');
+const { LOOP_ITEMS, workflows, credential } = require('./workflows');
 const { runBrowser } = require('./browser');
-const {
-	byIdRequests,
-	executionsOf,
-	installInto,
-	pollAcrossRestart,
-	setUpOwner,
-	until,
-} = require('./common');
+const common = require('./common');
 
 async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep }) {
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const { tmp, installed, sb } = await common.startLeg('n8n-e2e-', tarball);
 	const log = path.join(tmp, 'n8n.log');
-	const installed = installInto(tmp, tarball);
 	check(
 		'the packed package installs into ~/.n8n/nodes like a community package',
 		fs.existsSync(path.join(installed, 'dist', 'nodes')),
 	);
 
-	const sb = await startSandbox({ host: '127.0.0.1', pendingMs: 300, generatingMs: 700 });
 	const n8n = createN8n({
 		install: server,
 		userFolder: tmp,
@@ -97,6 +86,23 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			kinds.join(', '),
 		);
 
+		// ---- Loop Over Items around the action node: each round is a run of its own ----
+		const documentsBefore = sb.documents.size;
+		const loop = await n8n.cli(['execute', `--id=${flows.loop.id}`, '--rawOutput'], {
+			allowFail: true,
+		});
+		const loopMade = sb.documents.size - documentsBefore;
+		const loopPayloads = [...sb.documents.values()]
+			.slice(documentsBefore)
+			.map((d) => JSON.parse(d.payload).n);
+		record(
+			`Loop Over Items (${LOOP_ITEMS.length} items in batches of 5, two alike in each round, the rounds alike): one document per item`,
+			loop.status === 0 &&
+				loopMade === LOOP_ITEMS.length &&
+				loopPayloads.filter((n) => n === 0).length === 6,
+			`exit ${loop.status}; ${loopMade} documents`,
+		);
+
 		await n8n.cli(['publish:workflow', `--id=${flows.poll.id}`]);
 		await n8n.cli(['publish:workflow', `--id=${flows.webhook.id}`]);
 
@@ -105,10 +111,10 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		const t0 = Date.now();
 		await n8n.start();
 		console.log(`e2e: n8n started in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-		await setUpOwner(n8n);
+		await common.setUpOwner(n8n);
 
 		const hooks = () => [...sb.webhooks.hooks.values()];
-		await until(() => hooks().length >= 1, 30_000);
+		await common.until(() => hooks().length >= 1, 30_000);
 		record(
 			"activation registers the webhook trigger with n8n's production URL",
 			hooks().length === 1 &&
@@ -121,7 +127,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		);
 
 		// ---- polling trigger across a restart (n8n polls at most once a minute) ----
-		const poll = await pollAcrossRestart({ sb, n8n });
+		const poll = await common.pollAcrossRestart({ sb, n8n });
 		record('the polling trigger is active and polls', poll.polled);
 		console.log(`e2e: n8n restarted in ${(poll.restartMs / 1000).toFixed(1)} s`);
 		record(
@@ -129,7 +135,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			poll.reads.every((c) => c === 1),
 			poll.reads.join(' '),
 		);
-		const list = await executionsOf(n8n, flows.poll.id);
+		const list = await common.executionsOf(n8n, flows.poll.id);
 		record(
 			'n8n recorded the polling runs as successful',
 			list.length >= 1 && list.every((e) => e.status === 'success'),
@@ -145,13 +151,16 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			status: 'pending',
 			meta: { _webhook_channel: 'instant' },
 		}).id;
-		await until(() => byIdRequests(sb, '/api/v1/document_cards/', instant) >= 1, 20_000);
+		await common.until(
+			() => common.byIdRequests(sb, '/api/v1/document_cards/', instant) >= 1,
+			20_000,
+		);
 		const delivered = sb.webhooks.deliveries.slice(before);
 		record(
 			'a signed delivery is accepted and starts one run',
 			delivered.length === 1 &&
 				delivered[0].status === 200 &&
-				byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
+				common.byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
 			delivered.map((d) => d.status).join(' '),
 		);
 		sb.setOptions({ webhooks: false });
@@ -171,7 +180,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		record(
 			'forged, stale and unsigned deliveries answer 401 and start nothing',
 			[forged, stale, unsigned].every((d) => d.status === 401) &&
-				byIdRequests(sb, '/api/v1/document_cards/', other) === 0,
+				common.byIdRequests(sb, '/api/v1/document_cards/', other) === 0,
 			[forged, stale, unsigned].map((d) => d.status).join(' '),
 		);
 		const repeated = delivered[0]
@@ -180,7 +189,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		await sleep(1500);
 		record(
 			'a repeated delivery starts nothing',
-			repeated.status === 200 && byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
+			repeated.status === 200 && common.byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
 		);
 		sb.setOptions({ webhooks: true });
 
@@ -189,7 +198,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			const browser = await runBrowser({
 				n8n,
 				sb,
-				outDir: path.join(root, 'docs', 'screenshots'),
+				outDir: path.join(common.root, 'docs', 'screenshots'),
 				check: record,
 				flows,
 			});
@@ -197,7 +206,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		}
 
 		await n8n.rest('POST', `/workflows/${flows.webhook.id}/deactivate`);
-		await until(() => hooks().length === 0, 15_000);
+		await common.until(() => hooks().length === 0, 15_000);
 		const hookCalls = sb.requests
 			.filter((r) => r.path.startsWith('/api/v1/rest_hooks'))
 			.map((r) => `${r.method} ${r.status}`);

@@ -74,6 +74,7 @@ function workflows(sb) {
 			],
 			{},
 		),
+		loop: loopWorkflow(template('invoice')),
 		poll: workflow(
 			'e2ePollWorkflow001',
 			'E2E: polling trigger',
@@ -141,6 +142,62 @@ function workflows(sb) {
 	};
 }
 
+/** The items of the loop workflow: rounds of 5 with the same data, two alike in each round. */
+const LOOP_ITEMS = Array.from({ length: 15 }, (_, i) => ({
+	number: `LOOP-${i + 1}`,
+	n: Math.max(0, (i % 5) - 1),
+}));
+
+/**
+ * Loop Over Items (batches of 5) around the action node: n8n runs it once per round in one
+ * execution, each round numbering its items from 0 again, with the same data as the round
+ * before. Every item must make its own document: 15.
+ */
+function loopWorkflow(templateId) {
+	const node = (id, name, type, typeVersion, x, parameters) => ({
+		id,
+		name,
+		type,
+		typeVersion,
+		position: [x, 0],
+		parameters,
+	});
+	return workflow(
+		'e2eLoopWorkflow001',
+		'E2E: Loop Over Items around the action node',
+		[
+			node('l1', 'Start', 'n8n-nodes-base.manualTrigger', 1, 0, {}),
+			node('l2', 'Invoices', 'n8n-nodes-base.set', 3.4, 200, {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({ items: LOOP_ITEMS }),
+				options: {},
+			}),
+			node('l3', 'One per invoice', 'n8n-nodes-base.splitOut', 1, 400, {
+				fieldToSplitOut: 'items',
+				options: {},
+			}),
+			node('l4', 'Loop Over Items', 'n8n-nodes-base.splitInBatches', 3, 600, {
+				batchSize: 5,
+				options: {},
+			}),
+			{
+				...generateInvoice('l5', templateId, {
+					payload: '={{ { "n": $json.n } }}',
+					download: false,
+				}),
+				position: [800, 0],
+			},
+		],
+		{
+			Start: { main: [[{ node: 'Invoices', type: 'main', index: 0 }]] },
+			Invoices: { main: [[{ node: 'One per invoice', type: 'main', index: 0 }]] },
+			'One per invoice': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
+			'Loop Over Items': { main: [[], [{ node: 'Generate invoice', type: 'main', index: 0 }]] },
+			'Generate invoice': { main: [[{ node: 'Loop Over Items', type: 'main', index: 0 }]] },
+		},
+	);
+}
+
 /**
  * An example workflow of test/workflows/ as a user imports it: the workspace they pick filled
  * in, the credential attached to the package's nodes.
@@ -197,6 +254,49 @@ function queueWorkflows(sb) {
 			],
 			{ Order: { main: [[{ node: 'Generate invoice', type: 'main', index: 0 }]] } },
 		),
+		retry: workflow(
+			'e2eQueueRetry00001',
+			'E2E queue: Retry On Fail on a worker',
+			[
+				{
+					id: 'qr1',
+					name: 'Batch',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: '5d2a8c4e-6f1b-4a3d-9c7e-2b4f6a8d0e1c',
+					parameters: {
+						httpMethod: 'POST',
+						path: 'e2e-retry',
+						responseMode: 'onReceived',
+						options: {},
+					},
+				},
+				{
+					id: 'qr2',
+					name: 'One per invoice',
+					type: 'n8n-nodes-base.splitOut',
+					typeVersion: 1,
+					position: [200, 0],
+					parameters: { fieldToSplitOut: 'body.items', options: {} },
+				},
+				{
+					...generateInvoice('qr3', '', {
+						templateId: rl('={{ $json.template }}'),
+						payload: '={{ { "number": $json.number } }}',
+						additionalFields: { meta: '={{ { "order_id": $json.number } }}' },
+					}),
+					position: [400, 0],
+					retryOnFail: true,
+					maxTries: 3,
+					waitBetweenTries: 0,
+				},
+			],
+			{
+				Batch: { main: [[{ node: 'One per invoice', type: 'main', index: 0 }]] },
+				'One per invoice': { main: [[{ node: 'Generate invoice', type: 'main', index: 0 }]] },
+			},
+		),
 		poll: { ...base.poll, id: 'e2eQueuePoll00001', name: 'E2E queue: polling trigger' },
 		webhook: fromExample('on-document-ready-instant.json', 'e2eQueueWebhook001', { billing }),
 	};
@@ -212,4 +312,4 @@ function credential(sb, webhookSecret) {
 	];
 }
 
-module.exports = { workflows, queueWorkflows, credential, CREDENTIAL, PACKAGE };
+module.exports = { workflows, queueWorkflows, credential, CREDENTIAL, PACKAGE, LOOP_ITEMS };

@@ -28,6 +28,7 @@ import {
 } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper, type CredentialStore } from './credentials';
+import { loadPackage, type LoadedPackage } from './package';
 import { initBinaryData } from './versions';
 
 // ---------------------------------------------------------------------------------------
@@ -131,31 +132,60 @@ export function attachCredentials(
 	}
 }
 
-/**
- * The active one-node workflow a trigger under test lives in, as n8n holds it between polls
- * and deliveries: credentials attached, and the node's static data (when given) under the
- * node's key. Answers the workflow and its own copy of the node.
- */
-export function triggerWorkflow(args: {
-	id: string;
+/** A trigger of the package in a one-node workflow, as the poller and the webhook harness run it. */
+export interface TriggerUnderTest {
+	pkg: LoadedPackage;
+	workflow: Workflow;
+	/** The workflow's own copy of the node. */
 	node: INode;
-	nodeTypes: INodeTypes;
-	store: CredentialStore;
+	/** The additionalData of one call (a poll, a lifecycle method, a delivery). */
+	additionalData: (
+		extra?: Partial<IWorkflowExecuteAdditionalData>,
+	) => IWorkflowExecuteAdditionalData;
+	/** Credentials for the calls from now on. */
+	setCredentials: (credentials: HarnessCredentials) => void;
+}
+
+/**
+ * The package loaded, binary data ready, and the trigger `node` (its `type` short) in an
+ * active one-node workflow like the ones n8n keeps for its polls, hooks and deliveries:
+ * credentials attached, and the node's static data (when given) under the node's key.
+ */
+export async function startTrigger(args: {
+	id: string;
+	node: Omit<INode, 'position'>;
+	credentials?: HarnessCredentials;
 	staticData?: IDataObject;
-}): { workflow: Workflow; node: INode } {
-	const { id, node, nodeTypes, store, staticData } = args;
-	attachCredentials([node], nodeTypes, store);
+	packageDir?: string;
+}): Promise<TriggerUnderTest> {
+	const pkg = await loadPackage(args.packageDir);
+	await ensureBinaryData();
+	let store = toStore(args.credentials);
+	const node: INode = { ...args.node, type: pkg.fullName(args.node.type), position: [0, 0] };
+	attachCredentials([node], pkg.nodeTypes, store);
 	const workflow = new Workflow({
-		id,
-		name: `Harness workflow ${id}`,
+		id: args.id,
+		name: `Harness workflow ${args.id}`,
 		nodes: [node],
 		connections: {},
 		active: true,
-		nodeTypes,
-		staticData: staticData ? { [`node:${node.name}`]: structuredClone(staticData) } : {},
+		nodeTypes: pkg.nodeTypes,
+		staticData: args.staticData ? { [`node:${node.name}`]: structuredClone(args.staticData) } : {},
 		settings: { executionOrder: 'v1' },
 	});
-	return { workflow, node: workflow.getNode(node.name) as INode };
+	return {
+		pkg,
+		workflow,
+		node: workflow.getNode(node.name) as INode,
+		additionalData: (extra = {}) =>
+			buildAdditionalData(new HarnessCredentialsHelper(pkg, store), {
+				workflowId: workflow.id,
+				...extra,
+			}),
+		setCredentials: (credentials) => {
+			store = toStore(credentials);
+		},
+	};
 }
 
 // ---------------------------------------------------------------------------------------

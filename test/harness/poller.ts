@@ -9,16 +9,7 @@ import {
 	type INodeParameters,
 } from 'n8n-workflow';
 
-import { HarnessCredentialsHelper } from './credentials';
-import { loadPackage } from './package';
-
-import {
-	buildAdditionalData,
-	ensureBinaryData,
-	toStore,
-	triggerWorkflow,
-	type HarnessCredentials,
-} from './engine';
+import { startTrigger, type HarnessCredentials } from './engine';
 import { runActivePoll } from './versions';
 
 // Polling
@@ -74,38 +65,30 @@ function restore(target: IDataObject, saved: IDataObject): void {
 
 /** A polling trigger node in a Workflow whose static data persists between polls. */
 export async function createPoller(params: PollerParams): Promise<Poller> {
-	const pkg = await loadPackage(params.packageDir);
-	await ensureBinaryData();
-	let store = toStore(params.credentials);
-	const node: INode = {
-		id: 'trigger-under-test',
-		name: TRIGGER_UNDER_TEST,
-		type: pkg.fullName(params.nodeType ?? 'documentGenerationTrigger'),
-		typeVersion: params.typeVersion ?? 1,
-		position: [0, 0],
-		parameters: structuredClone(params.parameters),
-	};
-	const { workflow, node: wfNode } = triggerWorkflow({
+	const trigger = await startTrigger({
 		id: 'harness-poll-workflow',
-		node,
-		nodeTypes: pkg.nodeTypes,
-		store,
+		node: {
+			id: 'trigger-under-test',
+			name: TRIGGER_UNDER_TEST,
+			type: params.nodeType ?? 'documentGenerationTrigger',
+			typeVersion: params.typeVersion ?? 1,
+			parameters: structuredClone(params.parameters),
+		},
+		credentials: params.credentials,
 		staticData: params.staticData,
+		packageDir: params.packageDir,
 	});
+	const { workflow, node: wfNode } = trigger;
 
 	const poller: Poller = {
 		workflow,
 		node: wfNode,
 		staticData: () => workflow.getStaticData('node', wfNode),
 		workflowStaticData: () => workflow.staticData,
-		setCredentials: (credentials) => {
-			store = toStore(credentials);
-		},
+		setCredentials: trigger.setCredentials,
 		async poll(mode = 'trigger') {
 			const before = snapshot(workflow.staticData);
-			const additionalData = buildAdditionalData(new HarnessCredentialsHelper(pkg, store), {
-				workflowId: workflow.id,
-			});
+			const additionalData = trigger.additionalData();
 			try {
 				if (mode === 'manual') {
 					// What WorkflowExecute.executePollNode does for a manual run.

@@ -12,22 +12,13 @@ import type { AddressInfo } from 'net';
 import { HookContext, WebhookContext } from 'n8n-core';
 import {
 	type IDataObject,
-	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
 	type IWebhookData,
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { HarnessCredentialsHelper } from './credentials';
-import {
-	buildAdditionalData,
-	ensureBinaryData,
-	toStore,
-	triggerWorkflow,
-	type HarnessCredentials,
-} from './engine';
-import { loadPackage } from './package';
+import { startTrigger, type HarnessCredentials } from './engine';
 import { nodeParametersWithDefaults } from './versions';
 
 export interface WebhookTriggerParams {
@@ -87,33 +78,27 @@ function expressLike(res: http.ServerResponse, entry: Received) {
 }
 
 export async function createWebhookTrigger(params: WebhookTriggerParams): Promise<WebhookTrigger> {
-	const pkg = await loadPackage();
-	await ensureBinaryData();
-	let store = toStore(params.credentials);
-	const node: INode = {
-		id: 'webhook-trigger-under-test',
-		name: 'Webhook Trigger',
-		type: pkg.fullName('documentGenerationWebhookTrigger'),
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: '5f0d6b8e-1c2a-4e5f-9a7b-3c4d5e6f7a8b',
-		parameters: structuredClone(params.parameters),
-	};
-	const { workflow, node: wfNode } = triggerWorkflow({
+	const trigger = await startTrigger({
 		id: 'harness-webhook-workflow',
-		node,
-		nodeTypes: pkg.nodeTypes,
-		store,
+		node: {
+			id: 'webhook-trigger-under-test',
+			name: 'Webhook Trigger',
+			type: 'documentGenerationWebhookTrigger',
+			typeVersion: 1,
+			webhookId: '5f0d6b8e-1c2a-4e5f-9a7b-3c4d5e6f7a8b',
+			parameters: structuredClone(params.parameters),
+		},
+		credentials: params.credentials,
 		staticData: params.staticData,
 	});
+	const { workflow, node: wfNode } = trigger;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(wfNode.type, 1);
 	const description = nodeType.description.webhooks![0];
 	const received: Received[] = [];
 
 	let baseUrl = '';
 	const additional = (extra: IDataObject = {}) =>
-		buildAdditionalData(new HarnessCredentialsHelper(pkg, store), {
-			workflowId: workflow.id,
+		trigger.additionalData({
 			webhookBaseUrl: `${baseUrl}/webhook`,
 			webhookTestBaseUrl: `${baseUrl}/webhook-test`,
 			...extra,
@@ -203,9 +188,7 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 				nodeType.description,
 			)!;
 		},
-		setCredentials(credentials) {
-			store = toStore(credentials);
-		},
+		setCredentials: trigger.setCredentials,
 		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

@@ -15,7 +15,7 @@ import {
 } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper } from './credentials';
-import { MANUAL_TRIGGER_TYPE, loadPackage } from './package';
+import { MANUAL_TRIGGER_TYPE, loadPackage, type LoadedPackage } from './package';
 
 import {
 	attachCredentials,
@@ -184,28 +184,49 @@ export interface RunNodeResult extends WorkflowRunResult {
 /** Name the tested node gets in workflows built by `runNode`. */
 export const NODE_UNDER_TEST = 'Document Generation';
 
+/** The harness's start node, emitting `items` (JSON) when the workflow runs. */
+export function startNode(items: IDataObject[] = [{}]): INode {
+	return {
+		id: 'start',
+		name: 'Start',
+		type: MANUAL_TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: items as unknown as INodeParameters[] },
+	};
+}
+
+/** A node of the package (`type` short, e.g. documentGeneration) named `name`, at `x`. */
+export function packageNode(
+	pkg: LoadedPackage,
+	name: string,
+	type: string,
+	parameters: INodeParameters,
+	x = 200,
+): INode {
+	return {
+		id: name,
+		name,
+		type: pkg.fullName(type),
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+	};
+}
+
 /** Runs `Start (harness manual trigger) -> node` and returns that node's output. */
 export async function runNode(params: RunNodeParams): Promise<RunNodeResult> {
 	const pkg = await loadPackage(params.packageDir);
+	const node = packageNode(
+		pkg,
+		NODE_UNDER_TEST,
+		params.nodeType ?? 'documentGeneration',
+		params.parameters,
+	);
 	const workflowJson: WorkflowJson = {
 		nodes: [
-			{
-				id: 'start',
-				name: 'Start',
-				type: MANUAL_TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { items: (params.items ?? [{}]) as unknown as INodeParameters[] },
-			},
-			{
-				id: 'node-under-test',
-				name: NODE_UNDER_TEST,
-				type: pkg.fullName(params.nodeType ?? 'documentGeneration'),
-				typeVersion: params.typeVersion ?? 1,
-				position: [200, 0],
-				parameters: params.parameters,
-				...(params.nodeSettings ?? {}),
-			},
+			startNode(params.items),
+			{ ...node, typeVersion: params.typeVersion ?? 1, ...(params.nodeSettings ?? {}) },
 		],
 		connections: {
 			Start: { main: [[{ node: NODE_UNDER_TEST, type: 'main', index: 0 }]] },

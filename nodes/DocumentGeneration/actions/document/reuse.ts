@@ -85,7 +85,7 @@ export function parseUniqueKey(value: unknown): string {
 		typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 	if (text === '') {
 		const what =
-			value === undefined || value === null || value === ''
+			value === undefined || value === null || typeof value === 'string'
 				? 'is empty'
 				: `must be text or a number, not ${preview(value)}`;
 		throw new InputError(
