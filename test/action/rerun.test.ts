@@ -348,14 +348,50 @@ describe('a Unique Key', () => {
 		});
 	});
 
+	test("a key's document updated while the look-up reads the list (it moves to page 1 after page 1 was read) is still found", async () => {
+		await withSandbox({}, async (sb) => {
+			const first = await run(sb, keyed(sb), [{ n: 1 }]);
+			const id = String(first.items[0].json.id);
+			sb.updateDocument(id, { updated_at: Date.now() - 3600_000 });
+			// 30 newer documents: the key's is on page 2 of a list ordered by update time.
+			for (let i = 0; i < 30; i++)
+				sb.createDocument({
+					document_template_id: templateId(sb),
+					status: 'success',
+					updated_at: Date.now() - 600_000 + i,
+				});
+			sb.resetRequests();
+			sb.faults.add({
+				type: 'delay',
+				delayMs: 300,
+				method: 'GET',
+				path: '/api/v1/document_cards',
+				after: 1,
+			});
+			const again = run(sb, keyed(sb), [{ n: 1 }]);
+			while (listRequests(sb).length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+			sb.updateDocument(id, {});
+			const result = await again;
+			expect(result.items[0].json).toMatchObject({ id, origin: 'reused' });
+			expect(sb.documents.size).toBe(31);
+			// The pass (2 pages), then one look at the cards updated since it began.
+			expect(listRequests(sb).map((r) => r.query['page[number]'])).toEqual(['1', '2', '1']);
+		});
+	});
+
 	test('the look-up over 480 recent documents of the template: one pass over their pages more than a run without the key', async () => {
 		await withSandbox({}, async (sb) => {
-			for (let i = 0; i < 480; i++)
+			// Made over the last 8 hours, one a minute.
+			for (let i = 0; i < 480; i++) {
+				const at = Date.now() - (i + 1) * 60_000;
 				sb.createDocument({
 					document_template_id: templateId(sb),
 					status: 'success',
 					meta: { other: i },
+					created_at: at,
+					updated_at: at,
 				});
+			}
 			await run(sb, create(sb), numbered(10));
 			const without = listRequests(sb).length;
 			sb.resetRequests();

@@ -74,6 +74,8 @@ export interface ScanResult {
 	pages: number;
 	/** Whether the scan ended because the list did, or `visit` had seen all it wanted. */
 	complete: boolean;
+	/** The service's clock when it answered the first page (ms), from its `Date` header. */
+	serverTime?: number;
 }
 
 /**
@@ -88,17 +90,19 @@ export async function scanDocumentCards(
 	options: ScanOptions = {},
 ): Promise<ScanResult> {
 	const { maxPages = Infinity, stop, ...call } = options;
-	let pages = 0;
-	for (let page: number | null = 1; page !== null; pages++) {
-		if (pages >= maxPages || stop?.aborted) return { pages, complete: false };
+	const result: ScanResult = { pages: 0, complete: false };
+	for (let page: number | null = 1; page !== null; ) {
+		if (result.pages >= maxPages || stop?.aborted) return result;
 		const fetchedAt = Date.now();
 		const answer = await listDocumentCards(ctx, filters, page, call);
+		result.pages++;
+		result.serverTime ??= answer.serverTime;
 		let done = false;
 		for (const card of answer.cards) if (visit(card, fetchedAt)) done = true;
-		if (done) return { pages: pages + 1, complete: true };
-		page = answer.nextPage;
+		page = done ? null : answer.nextPage;
 	}
-	return { pages, complete: true };
+	result.complete = true;
+	return result;
 }
 
 export async function getDocumentCard(

@@ -30,6 +30,9 @@ import type { RunMemory } from './tries';
 export const KEY_FIELD = 'n8n_key';
 export const DIGEST_FIELD = 'n8n_digest';
 
+/** How far the host's clock may be from the service's, where the service's is not known. */
+const CLOCK_SKEW_MS = 120_000;
+
 /** The default Reuse Window (hours). */
 export const DEFAULT_REUSE_HOURS = 24;
 
@@ -176,11 +179,24 @@ export async function lookUp(
 	if (keyed.size) {
 		// One whole pass over the window: every key's documents, the remembered ones too.
 		const hours = Math.max(...requests.map(([, r]) => r.windowHours));
-		const windowStart = new Date(Date.now() - hours * 3600_000).toISOString();
-		const since = updatedSinceFor([...rememberedAt, windowStart], Date.now());
-		await scanDocumentCards(ctx, { templateIds: templates, updatedSince: since }, visit, {
-			itemIndex,
-		});
+		const startedAt = Date.now();
+		const windowStart = new Date(startedAt - hours * 3600_000).toISOString();
+		const since = updatedSinceFor([...rememberedAt, windowStart], startedAt);
+		const pass = await scanDocumentCards(
+			ctx,
+			{ templateIds: templates, updatedSince: since },
+			visit,
+			{ itemIndex },
+		);
+		// A card updated while the pass read the list may have moved past it (a list ordered by
+		// update time): when a key is still missing, one more look at those cards alone.
+		if ([...keyed.keys()].some((key) => !seenByKey.has(key))) {
+			const passStart = pass.serverTime ?? startedAt - CLOCK_SKEW_MS;
+			const changed = updatedSinceFor([new Date(passStart).toISOString()], startedAt);
+			await scanDocumentCards(ctx, { templateIds: templates, updatedSince: changed }, visit, {
+				itemIndex,
+			});
+		}
 	} else if (remembered.size >= 2) {
 		// A retry: the list from the earliest write, while it costs less than one get each.
 		const since = updatedSinceFor(rememberedAt, Date.now());
