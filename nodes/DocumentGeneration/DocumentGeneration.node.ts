@@ -11,6 +11,7 @@ import * as document from './actions/document/Document.resource';
 import * as template from './actions/template/Template.resource';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from '../shared/methods';
+import * as resourceMapping from './methods/resourceMapping';
 
 export class DocumentGeneration implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,7 +51,7 @@ export class DocumentGeneration implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { listSearch, loadOptions, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

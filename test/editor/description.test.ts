@@ -193,8 +193,19 @@ describe('contract: action node parameters', () => {
 		expect([mode.type, mode.default, optionValues(mode)]).toEqual([
 			'options',
 			'json',
-			['fields', 'json'],
+			['fields', 'json', 'templateFields'],
 		]);
+		expect(shown(action, values, 'mappedFields')).toHaveLength(0);
+		const mapper = one(action, { ...values, payloadMode: 'templateFields' }, 'mappedFields');
+		expect([mapper.type, mapper.typeOptions?.loadOptionsDependsOn]).toEqual([
+			'resourceMapper',
+			['templateId.value'],
+		]);
+		expect(mapper.typeOptions?.resourceMapper).toMatchObject({
+			resourceMapperMethod: 'getTemplateFields',
+			mode: 'add',
+			supportAutoMap: true,
+		});
 		const fieldsValues = { ...values, payloadMode: 'fields' };
 		expect(shown(action, fieldsValues, 'payload')).toHaveLength(0);
 		const rows = one(action, fieldsValues, 'payloadFields');
@@ -213,6 +224,16 @@ describe('contract: action node parameters', () => {
 		expect(additional.type).toBe('collection');
 		expect(child(additional, 'meta').type).toBe('json');
 		expect(child(additional, 'filename').type).toBe('string');
+
+		// Running again safely: a key per item, how far back to look, what to do on other data.
+		const options = one(action, values, 'options');
+		expect(child(options, 'uniqueKey').type).toBe('string');
+		expect([child(options, 'reuseWindow').type, child(options, 'reuseWindow').default]).toEqual([
+			'number',
+			24,
+		]);
+		const conflict = child(options, 'keyConflict');
+		expect([conflict.default, optionValues(conflict)]).toEqual(['fail', ['fail', 'regenerate']]);
 
 		expectGenerationParameters(values, true);
 	});

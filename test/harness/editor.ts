@@ -11,6 +11,7 @@ import {
 	type INode,
 	type INodeExecutionData,
 	type INodeListSearchResult,
+	type ResourceMapperFields,
 	type INodeParameters,
 	type INodeProperties,
 	type INodePropertyOptions,
@@ -112,6 +113,17 @@ export async function listSearch(
 	const fn = nodeType.methods?.listSearch?.[method];
 	if (typeof fn !== 'function') throw new Error(`No listSearch method "${method}"`);
 	return await fn.call(context, opts.filter, opts.paginationToken);
+}
+
+/** Calls `methods.resourceMapping[method]` through LoadOptionsContext, as the resource mapper does. */
+export async function resourceMapping(
+	method: string,
+	opts: DynamicParamsOptions = {},
+): Promise<ResourceMapperFields> {
+	const { context, nodeType } = await dynamicContext(opts);
+	const fn = nodeType.methods?.resourceMapping?.[method];
+	if (typeof fn !== 'function') throw new Error(`No resourceMapping method "${method}"`);
+	return await fn.call(context);
 }
 
 // ---------------------------------------------------------------------------------------

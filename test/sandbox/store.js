@@ -5,7 +5,7 @@
 const crypto = require('crypto');
 const { uuidV4, isoTime, isoDay, amzDate, toMs } = require('./util');
 const { buildPdf, buildLayoutPdf, buildPng } = require('./pdf');
-const { newTemplate, INVOICE_BODY } = require('./templates');
+const { newTemplate, SEEDED } = require('./templates');
 const { renderTemplate, isTemplated } = require('./render');
 
 const DAY = 24 * 3600 * 1000;
@@ -116,7 +116,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			output_type: outputType,
 			is_draft: false,
 			template_folder_identifier: folder,
-			...(identifier === 'invoice' ? { body: INVOICE_BODY } : {}),
+			...(SEEDED[identifier] ?? {}),
 			created_at: start - (120 - i) * DAY,
 			updated_at: start - (30 - i) * DAY,
 		}),

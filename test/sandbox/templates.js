@@ -31,6 +31,73 @@ const INVOICE_BODY = [
 	'{{ notes | default: "Thank you for your business." }}',
 ].join('\n');
 
+/** The invoice's sample data, as the service's editor previews it (a string of JSON). */
+const INVOICE_SAMPLE = JSON.stringify({
+	number: 'INV-2026-001',
+	issued_on: '2026-11-01',
+	due_on: '2026-11-30',
+	seller: { name: 'Acme Billing Ltd.', address: '1 Ledger Lane, Bristol', vat: 'GB123456789' },
+	customer: {
+		name: 'Ada Lovelace',
+		address: '12 St James Square, London',
+		email: 'ada@example.com',
+	},
+	lines: [
+		{ description: 'Analytical engine, design', quantity: 1, unit_price: 1200 },
+		{ description: 'Punched cards', quantity: 40, unit_price: 2.5 },
+	],
+	currency: 'GBP',
+	total: 1300,
+	notes: 'Thank you for your business.',
+});
+
+/**
+ * The seeded "payslip": a loop over earnings and one over deductions, conditions, defaults.
+ * Its sample data also has `employer.registration`, which the body does not print (as a
+ * snippet's variable would be).
+ */
+const PAYSLIP_BODY = [
+	'# Payslip {{ period }}',
+	'{{ employer.name | default: "Acme HR Ltd." }}',
+	'---',
+	'## Employee',
+	'{{ employee.name }}',
+	'Employee number {{ employee.number }}',
+	'{% if employee.department %}Department {{ employee.department }}{% endif %}',
+	'---',
+	'| Earning | Hours | Rate | Amount |',
+	'{% for earning in earnings %}| {{ earning.label }} | {{ earning.hours }} | {{ earning.rate | money }} | {{ earning.hours | times: earning.rate | money }} |',
+	'{% endfor %}---',
+	'| Deduction | | | Amount |',
+	'{% for deduction in deductions %}| {{ deduction.label }} | | | -{{ deduction.amount | money }} |',
+	'{% endfor %}---',
+	'>> Net pay {{ currency | default: "EUR" }} {{ net_pay | money }}',
+	'{% if bonus %}Includes a bonus of {{ bonus | money }}{% else %}No bonus this period{% endif %}',
+].join('\n');
+
+const PAYSLIP_SAMPLE = JSON.stringify({
+	period: 'November 2026',
+	employer: { name: 'Acme HR Ltd.', registration: 'HR-2020-77' },
+	employee: { name: 'Grace Hopper', number: 1906, department: 'Compilers' },
+	earnings: [
+		{ label: 'Base salary', hours: 160, rate: 22.5 },
+		{ label: 'Overtime', hours: 6, rate: 33.75 },
+	],
+	deductions: [
+		{ label: 'Income tax', amount: 702.4 },
+		{ label: 'Pension', amount: 180 },
+	],
+	currency: 'EUR',
+	net_pay: 2920.1,
+	bonus: 0,
+});
+
+/** Bodies and sample data of the seeded templates that have them (the others print their name). */
+const SEEDED = {
+	invoice: { body: INVOICE_BODY, sample_data: INVOICE_SAMPLE },
+	payslip: { body: PAYSLIP_BODY, sample_data: PAYSLIP_SAMPLE },
+};
+
 /** A template record; times are ms numbers. Drafts start equal to the published fields. */
 function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest }) {
 	const body = rest.body ?? `<h1>${identifier}</h1>`;
@@ -180,4 +247,12 @@ function templateRoutes({ store, random, now, json, notFound, withBody, paginate
 	];
 }
 
-module.exports = { newTemplate, asTemplate, templateRoutes, OUTPUT_TYPES, INVOICE_BODY };
+module.exports = {
+	newTemplate,
+	asTemplate,
+	templateRoutes,
+	OUTPUT_TYPES,
+	INVOICE_BODY,
+	PAYSLIP_BODY,
+	SEEDED,
+};

@@ -69,12 +69,16 @@ export function payloadFromFields(rows: unknown): IDataObject {
 }
 
 /** A payload to create a document with: one object with at least one key. */
-export function requirePayload(payload: IDataObject | undefined, mode: 'json' | 'fields') {
+export function requirePayload(
+	payload: IDataObject | undefined,
+	mode: 'json' | 'fields' | 'templateFields',
+) {
 	if (payload && Object.keys(payload).length) return payload;
-	throw new InputError(
-		'The payload is empty, so the document would be blank',
-		mode === 'fields'
-			? 'Add the data the template needs under Payload Fields, e.g. customer.name = Ada'
-			: 'Put the data the template needs into Payload (JSON), e.g. {"customer": "Ada", "total": 42}, or map the previous node’s data with {{ $json }}',
-	);
+	const hints = {
+		fields: 'Add the data the template needs under Payload Fields, e.g. customer.name = Ada',
+		templateFields:
+			'Map a value to at least one of the Template Fields (drag a field of the previous node onto it), or choose Map Automatically',
+		json: 'Put the data the template needs into Payload (JSON), e.g. {"customer": "Ada", "total": 42}, or map the previous node’s data with {{ $json }}',
+	};
+	throw new InputError('The payload is empty, so the document would be blank', hints[mode]);
 }

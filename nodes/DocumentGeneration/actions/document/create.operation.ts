@@ -13,6 +13,7 @@ import {
 	parsePositiveInteger,
 	parseWriteStatus,
 } from '../../../shared/helpers/parse';
+import { payloadFromMapping } from '../../../shared/helpers/mapping';
 import { payloadFromFields, requirePayload } from '../../../shared/helpers/payload';
 import { createDocument } from '../../../shared/transport';
 import { NO_WAIT, readGenerationOptions, waitOptions } from './generate';
@@ -86,6 +87,12 @@ export const properties: INodeProperties[] = [
 				value: 'fields',
 				description: 'Enter the data as name/value rows, without writing JSON',
 			},
+			{
+				name: 'Template Fields',
+				value: 'templateFields',
+				description:
+					"Map data onto the fields the picked template prints, listed from the template's own body and sample data",
+			},
 		],
 		default: 'json',
 		description: 'How to give the data the template is filled with',
@@ -134,6 +141,27 @@ export const properties: INodeProperties[] = [
 				],
 			},
 		],
+	},
+	{
+		displayName: 'Template Fields',
+		name: 'mappedFields',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['templateId.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+		hint: 'Fields marked optional have a default in the template or only decide what it shows; every other field is printed as given, and left empty it prints blank',
+		displayOptions: { show: { payloadMode: ['templateFields'] } },
 	},
 	{
 		displayName: 'Status',
@@ -241,7 +269,13 @@ export function buildMeta(
 
 /** The payload of one item, from the JSON field or the field rows; never empty. */
 export function readPayload(ctx: IExecuteFunctions, i: number): IDataObject {
-	const mode = ctx.getNodeParameter('payloadMode', i, 'json') === 'fields' ? 'fields' : 'json';
+	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
+	const mode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
+	if (mode === 'templateFields') {
+		const mapping = ctx.getNodeParameter('mappedFields', i, {}) as IDataObject;
+		const input = ctx.getInputData()[i]?.json ?? {};
+		return requirePayload(payloadFromMapping(mapping, input), mode);
+	}
 	if (mode === 'fields') {
 		const rows = ctx.getNodeParameter('payloadFields.values', i, []) as unknown;
 		return requirePayload(payloadFromFields(rows), mode);

@@ -1,0 +1,230 @@
+/**
+ * A template's own fields, both ways: the fields Create's Template Fields lists for a template
+ * (from the variables its body reads and its sample data), and the payload a run sends from
+ * the values mapped onto them (nested by their dotted names, with their types). Pure.
+ */
+import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
+
+import { tryParseJson } from './json';
+import { variablesOf, type LiquidVariable } from './liquid';
+import { InputError, preview } from './parse';
+import { payloadFromFields } from './payload';
+
+/** What the field list shows of one field, and what a run needs of it. */
+export interface TemplateField {
+	path: string;
+	type: FieldType;
+	/** Printed by the template without a `default` (left empty, it prints blank). */
+	printed: boolean;
+	/** Only in the sample data (read through a snippet, or not at all). */
+	sampleOnly: boolean;
+	/** A loop's collection: what the template reads of each item. */
+	itemFields: string[];
+	/** The sample data's value at the path, if any. */
+	sample?: unknown;
+}
+
+/** The type of a JSON value as the resource mapper names it. */
+function typeOf(value: unknown): FieldType {
+	if (Array.isArray(value)) return 'array';
+	if (value !== null && typeof value === 'object') return 'object';
+	if (typeof value === 'number') return 'number';
+	if (typeof value === 'boolean') return 'boolean';
+	return 'string';
+}
+
+/** The sample data's values by dotted path: leaves, and lists whole (with their items' keys). */
+function samplePaths(sample: unknown): Map<string, unknown> {
+	const paths = new Map<string, unknown>();
+	const walk = (value: unknown, prefix: string) => {
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			const entries = Object.entries(value as IDataObject);
+			if (!entries.length && prefix) paths.set(prefix, value);
+			for (const [key, child] of entries) walk(child, prefix ? `${prefix}.${key}` : key);
+		} else if (prefix) paths.set(prefix, value);
+	};
+	walk(sample, '');
+	return paths;
+}
+
+/** The sample data of a template record: a JSON object in a string (or an object). */
+export function parseSampleData(value: unknown): IDataObject | undefined {
+	let data = value;
+	if (typeof value === 'string') {
+		const parsed = tryParseJson(value);
+		data = 'value' in parsed ? parsed.value : undefined;
+	}
+	return data && typeof data === 'object' && !Array.isArray(data)
+		? (data as IDataObject)
+		: undefined;
+}
+
+const under = (path: string, parent: string) => path.startsWith(`${parent}.`);
+
+/**
+ * The fields of a template: every variable its body reads (a loop's collection as one list
+ * field), then the paths only its sample data has. A path another one lies under is left
+ * out (`customer` when `customer.name` is read), unless it is a list.
+ */
+export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
+	const variables: LiquidVariable[] = typeof body === 'string' ? variablesOf(body) : [];
+	const sample = samplePaths(parseSampleData(sampleData) ?? {});
+	const fields: TemplateField[] = [];
+	for (const variable of variables) {
+		const value = sample.get(variable.path);
+		const itemFields = variable.itemFields.filter(
+			(field) => !variable.itemFields.some((other) => under(other, field)),
+		);
+		if (!itemFields.length && Array.isArray(value) && value[0] && typeof value[0] === 'object')
+			itemFields.push(...Object.keys(value[0] as IDataObject));
+		fields.push({
+			path: variable.path,
+			type: variable.collection ? 'array' : typeOf(value ?? ''),
+			printed: variable.printed,
+			sampleOnly: false,
+			itemFields,
+			...(value === undefined ? {} : { sample: value }),
+		});
+	}
+	// `customer` when `customer.name` is read too: the parts are the fields.
+	const withoutParents = (list: TemplateField[]) =>
+		list.filter(
+			(field) => field.type === 'array' || !list.some((other) => under(other.path, field.path)),
+		);
+	fields.splice(0, fields.length, ...withoutParents(fields));
+	const isList = (path: string) => fields.some((f) => f.path === path && f.type === 'array');
+	for (const [path, value] of sample) {
+		// Inside a list, or a name the body reads already (or reads parts of).
+		const known = fields.some((f) => f.path === path || under(f.path, path) || under(path, f.path));
+		if (known) continue;
+		const list = [...sample.keys()].find((p) => isList(p) && under(path, p));
+		if (list) continue;
+		fields.push({
+			path,
+			type: typeOf(value),
+			printed: false,
+			sampleOnly: true,
+			itemFields:
+				Array.isArray(value) && value[0] && typeof value[0] === 'object'
+					? Object.keys(value[0] as IDataObject)
+					: [],
+			sample: value,
+		});
+	}
+	return withoutParents(fields);
+}
+
+/** How the field list names a field: its path, its items, an example, and whether it is optional. */
+export function fieldLabel(field: TemplateField): string {
+	const parts = [field.path];
+	if (field.itemFields.length) parts.push(`(list of: ${field.itemFields.join(', ')})`);
+	else if (field.sample !== undefined && field.type !== 'object' && field.type !== 'array')
+		parts.push(`(e.g. ${preview(field.sample, 30)})`);
+	if (field.sampleOnly) parts.push('· in the sample data only');
+	else if (!field.printed && field.type !== 'array') parts.push('· optional');
+	return parts.join(' ');
+}
+
+/** The resource mapper's fields for a template. */
+export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
+	return fields.map((field) => ({
+		id: field.path,
+		displayName: fieldLabel(field),
+		type: field.type,
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+	}));
+}
+
+/** A mapped field's schema as n8n stores it beside the values. */
+export interface MappedField {
+	id: string;
+	type?: FieldType;
+	removed?: boolean;
+}
+
+/** The value at a dotted path of an input item: a key with the dots first, then nested. */
+export function valueAtPath(json: IDataObject, path: string): unknown {
+	if (Object.prototype.hasOwnProperty.call(json, path)) return json[path];
+	let value: unknown = json;
+	for (const part of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[part];
+	}
+	return value;
+}
+
+/** One mapped value in its field's type; refused (naming the field) when it cannot be. */
+export function typedValue(id: string, type: FieldType | undefined, value: unknown): unknown {
+	const refuse = (what: string, hint: string) =>
+		new InputError(`The template field "${id}" ${what}, not ${preview(value)}`, hint);
+	switch (type) {
+		case 'number': {
+			if (typeof value === 'number' && Number.isFinite(value)) return value;
+			const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+			if (Number.isFinite(number)) return number;
+			throw refuse('must be a number', `Map a number to ${id}, e.g. 42 or {{ $json.total }}`);
+		}
+		case 'boolean':
+			if (typeof value === 'boolean') return value;
+			if (value === 'true' || value === 'false') return value === 'true';
+			throw refuse('must be true or false', `Map a boolean to ${id}, e.g. {{ $json.paid }}`);
+		case 'array':
+		case 'object': {
+			const wanted = type === 'array' ? 'a list' : 'an object';
+			let parsed = value;
+			if (typeof value === 'string') {
+				const json = tryParseJson(value);
+				if (!('value' in json))
+					throw new InputError(
+						`The template field "${id}" must be ${wanted}, but its text is not valid JSON: ${json.problem}`,
+						`Map ${wanted} to ${id} with an expression, e.g. {{ $json.${id} }}, or write it as JSON`,
+					);
+				parsed = json.value;
+			}
+			const ok =
+				type === 'array'
+					? Array.isArray(parsed)
+					: parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+			if (ok) return parsed;
+			throw refuse(
+				`must be ${wanted}`,
+				`Map ${wanted} to ${id} with an expression, e.g. {{ $json.${id} }}`,
+			);
+		}
+		default:
+			return value;
+	}
+}
+
+/**
+ * The payload from Template Fields: the values mapped below (`defineBelow`), or the input
+ * item's fields of the same names (`autoMapInputData`: a name with dots is looked up as it is,
+ * then as a path into nested objects), each in its field's type, nested by the dotted names.
+ * Fields left empty are not sent.
+ */
+export function payloadFromMapping(
+	mapping: IDataObject | undefined,
+	input: IDataObject,
+): IDataObject {
+	const schema = (Array.isArray(mapping?.schema) ? mapping.schema : []) as MappedField[];
+	const auto = mapping?.mappingMode === 'autoMapInputData';
+	const values = (
+		mapping?.value && typeof mapping.value === 'object' ? mapping.value : {}
+	) as IDataObject;
+	const typeOfField = new Map(schema.map((field) => [field.id, field.type]));
+	const ids = auto
+		? schema.filter((field) => !field.removed).map((field) => field.id)
+		: Object.keys(values);
+	const rows: IDataObject[] = [];
+	for (const id of ids) {
+		const value = auto ? valueAtPath(input, id) : values[id];
+		if (value === undefined || value === null) continue;
+		const type = typeOfField.get(id);
+		if (value === '' && type !== undefined && type !== 'string') continue;
+		rows.push({ key: id, value: typedValue(id, type, value) as IDataObject[string] });
+	}
+	return payloadFromFields(rows);
+}
