@@ -3,6 +3,8 @@
 // on SQLite. Through n8n's CLI and REST API:
 //   - the action node (create, wait, download) with `n8n execute`, and inside Loop Over Items
 //     (one document per item, round after round);
+//   - the action node as an AI Agent's tool (an OpenAI Chat Model pointed at a local stand-in),
+//     its Template Fields left to the model: the tool schema is the template's fields;
 //   - the polling trigger, activated with `n8n publish:workflow`: every document the sandbox
 //     finished starts exactly one run, across a restart of n8n (n8n polls at most once a
 //     minute);
@@ -17,7 +19,8 @@ const fs = require('fs');
 const path = require('path');
 
 const { createN8n, freePort, sleep } = require('./n8n');
-const { LOOP_ITEMS, workflows, credential } = require('./workflows');
+const { LOOP_ITEMS, agentWorkflow, chatCredential, workflows, credential } = require('./workflows');
+const { payslipMapping, runAgentCheck, startChatStandIn } = require('./agent');
 const { runBrowser } = require('./browser');
 const common = require('./common');
 
@@ -36,7 +39,9 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		brokerPort: await freePort(),
 		log,
 	});
-	const flows = workflows(sb);
+	const chat = await startChatStandIn();
+	const payslip = payslipMapping(sb);
+	const flows = { ...workflows(sb), agent: agentWorkflow(sb, payslip.mapping) };
 	let failed = false;
 	const record = (name, ok, detail) => {
 		failed ||= !ok;
@@ -49,6 +54,11 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			JSON.stringify(credential(sb, sb.webhooks.secret)),
 		);
 		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
+		fs.writeFileSync(
+			path.join(tmp, 'chat-credential.json'),
+			JSON.stringify(chatCredential(chat.url)),
+		);
+		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'chat-credential.json')}`]);
 		for (const [key, flow] of Object.entries(flows)) {
 			const file = path.join(tmp, `workflow-${key}.json`);
 			fs.writeFileSync(file, JSON.stringify(flow));
@@ -102,6 +112,16 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 				loopPayloads.filter((n) => n === 0).length === 6,
 			`exit ${loop.status}; ${loopMade} documents`,
 		);
+
+		// ---- the action node as an AI Agent's tool, filling Template Fields ----
+		await runAgentCheck({
+			n8n,
+			sb,
+			chat,
+			flow: flows.agent,
+			fields: payslip.fields,
+			check: record,
+		});
 
 		await n8n.cli(['publish:workflow', `--id=${flows.poll.id}`]);
 		await n8n.cli(['publish:workflow', `--id=${flows.webhook.id}`]);
@@ -220,6 +240,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 	} finally {
 		await n8n.stop();
 		await sb.close();
+		await chat.close();
 	}
 	console.log(`e2e: one process, n8n log: ${log}`);
 	if (!keep && !failed) fs.rmSync(tmp, { recursive: true, force: true });

@@ -302,6 +302,83 @@ function queueWorkflows(sb) {
 	};
 }
 
+const CHAT_CREDENTIAL = { id: 'e2eChatCredential1', name: 'Chat stand-in' };
+
+/**
+ * The action node as an AI Agent's tool: Manual Trigger → AI Agent, with an OpenAI Chat Model
+ * (the stand-in) and "Make payslip" (Create with the payslip's Template Fields, each left to
+ * the model) attached.
+ */
+function agentWorkflow(sb, mapping) {
+	const template = sb.templates.find((t) => t.identifier === 'payslip').id;
+	const ai = (type) => [[{ node: 'Payslip agent', type, index: 0 }]];
+	return workflow(
+		'e2eAgentWorkflow01',
+		'E2E: an AI agent fills the payslip through its Template Fields',
+		[
+			{
+				id: 'g1',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'g2',
+				name: 'Payslip agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3.1,
+				position: [220, 0],
+				parameters: {
+					promptType: 'define',
+					text: 'Make the December 2026 payslip for Grace Hopper (employee 1906, Compilers).',
+					options: {},
+				},
+			},
+			{
+				id: 'g3',
+				name: 'Chat model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.2,
+				position: [160, 220],
+				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
+				credentials: { openAiApi: CHAT_CREDENTIAL },
+			},
+			{
+				id: 'g4',
+				name: 'Make payslip',
+				type: `${PACKAGE}.documentGenerationTool`,
+				typeVersion: 1,
+				position: [360, 220],
+				parameters: {
+					descriptionType: 'manual',
+					toolDescription:
+						'Creates a payslip PDF from the payslip template and waits until it is generated. Returns the document: id, status, filename, download_url.',
+					resource: 'document',
+					operation: 'create',
+					templateId: rl(template),
+					payloadMode: 'templateFields',
+					mappedFields: mapping,
+					waitForCompletion: true,
+					download: false,
+				},
+				credentials,
+			},
+		],
+		{
+			Start: { main: [[{ node: 'Payslip agent', type: 'main', index: 0 }]] },
+			'Chat model': { ai_languageModel: ai('ai_languageModel') },
+			'Make payslip': { ai_tool: ai('ai_tool') },
+		},
+	);
+}
+
+/** The OpenAI credential whose Base URL is the chat stand-in. */
+function chatCredential(url) {
+	return [{ ...CHAT_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-e2e-stand-in', url } }];
+}
+
 function credential(sb, webhookSecret) {
 	return [
 		{
@@ -312,4 +389,13 @@ function credential(sb, webhookSecret) {
 	];
 }
 
-module.exports = { workflows, queueWorkflows, credential, CREDENTIAL, PACKAGE, LOOP_ITEMS };
+module.exports = {
+	agentWorkflow,
+	chatCredential,
+	workflows,
+	queueWorkflows,
+	credential,
+	CREDENTIAL,
+	PACKAGE,
+	LOOP_ITEMS,
+};
