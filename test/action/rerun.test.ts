@@ -222,10 +222,18 @@ describe('a Unique Key', () => {
 					path.join(__dirname, 'run-child.js'),
 					JSON.stringify({ parameters, items: numbered(24), credentials: credentialsFor(sb) }),
 				],
-				{ stdio: 'ignore' },
+				{ stdio: ['ignore', 'ignore', 'pipe'] },
 			);
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			while (sb.documents.size < 12) await new Promise((resolve) => setTimeout(resolve, 5));
+			let stderr = '';
+			child.stderr!.on('data', (chunk) => (stderr += chunk));
+			let code: number | null | undefined;
+			const exited = new Promise((resolve) => child.once('exit', resolve)).then((c) => {
+				code = c as number | null;
+			});
+			while (sb.documents.size < 12 && code === undefined)
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			// The child must still be running: killed, not ended on its own (its errors shown if not).
+			expect({ code, stderr: stderr.slice(-2000) }).toMatchObject({ code: undefined });
 			child.kill('SIGKILL');
 			await exited;
 			// Creates the child had sent are still handled by the service; a worker starts again

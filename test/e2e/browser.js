@@ -134,7 +134,82 @@ async function runBrowser({ n8n, sb, outDir, check, flows }) {
 			await page.screenshot({ path: `${outDir}/${shot}.png` });
 			await page.keyboard.press('Escape');
 		}
+
+		await templateFields({ page, openPanel, sb, outDir, check, flows });
 	});
+}
+
+/**
+ * Drags a field of the input panel (schema view) onto a parameter, as a user maps data from
+ * the previous node.
+ */
+async function drag(page, name, target) {
+	const from = page.locator(`[data-target="mappable"][data-name="${name}"]`).first();
+	await target.scrollIntoViewIfNeeded();
+	const a = await from.boundingBox();
+	const b = await target.boundingBox();
+	if (!a || !b) return;
+	await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+	await page.mouse.down();
+	await page.mouse.move(a.x + a.width / 2 + 20, a.y + a.height / 2 + 5, { steps: 5 });
+	await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 15 });
+	await page.waitForTimeout(300);
+	await page.mouse.up();
+	await page.waitForTimeout(800);
+}
+
+/**
+ * Template Fields in the editor: pick the payslip, its fields appear; drag two fields of the
+ * previous node onto employee.name and net_pay; execute; the PDF holds the mapped values.
+ */
+async function templateFields({ page, openPanel, sb, outDir, check, flows }) {
+	const { FIELDS_INPUT } = require('./workflows');
+	await openPanel(flows.fields.id, 'Generate payslip');
+	await page.locator('[data-test-id="rlc-input"]').first().click();
+	await page.locator('[data-test-id="rlc-item"]').filter({ hasText: 'payslip' }).first().click();
+	const field = (id) => page.locator(`[data-test-id="parameter-input-${id}"]`).first();
+	const appeared = await settled(field('employee.name').waitFor({ timeout: 20_000 }));
+	const shown = await page
+		.locator('[data-test-id="mapping-fields-container"] [data-test-id="input-label"]')
+		.allTextContents();
+	check(
+		"browser: picking the payslip lists its Template Fields (the template's own variables)",
+		appeared && shown.some((t) => t.includes('earnings (list of')) && shown.length >= 8,
+		`${shown.length} fields`,
+	);
+	const previous = page.getByRole('button', { name: 'Execute previous nodes' });
+	if (await previous.count()) await previous.click();
+	await page
+		.locator('[data-target="mappable"][data-name="full_name"]')
+		.first()
+		.waitFor({ timeout: 20_000 })
+		.catch(() => undefined);
+	await drag(page, 'full_name', field('employee.name'));
+	await drag(page, 'take_home', field('net_pay'));
+	const before = new Set(sb.documents.keys());
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	const done = () =>
+		[...sb.documents.values()].find((d) => !before.has(d.id) && d.status === 'success');
+	for (let i = 0; i < 60 && !done(); i++) await page.waitForTimeout(500);
+	await page.waitForTimeout(1500);
+	await field('employee.name').scrollIntoViewIfNeeded();
+	await page.screenshot({ path: `${outDir}/template-fields.png` });
+	const made = done();
+	const payload = made ? JSON.parse(made.payload) : undefined;
+	let text = '';
+	if (made) {
+		const file = await fetch(sb.downloadUrlFor(made.id));
+		text = Buffer.from(await file.arrayBuffer()).toString('latin1');
+	}
+	check(
+		'browser: two fields mapped from the previous node; executed, the PDF holds their values',
+		payload?.employee?.name === FIELDS_INPUT.full_name &&
+			payload?.net_pay === FIELDS_INPUT.take_home &&
+			text.includes(FIELDS_INPUT.full_name) &&
+			text.includes('4,321.50'),
+		JSON.stringify(payload),
+	);
+	await page.keyboard.press('Escape');
 }
 
 module.exports = { chromiumPath, runBrowser };

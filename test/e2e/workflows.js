@@ -75,6 +75,50 @@ function workflows(sb) {
 			{},
 		),
 		loop: loopWorkflow(template('invoice')),
+		// For the browser: the payslip's Template Fields, its template left to pick.
+		fields: workflow(
+			'e2eFieldsWorkflow1',
+			'E2E: Template Fields',
+			[
+				{
+					id: 'f1',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+				{
+					id: 'f2',
+					name: 'Employee',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [220, 0],
+					parameters: {
+						mode: 'raw',
+						jsonOutput: JSON.stringify(FIELDS_INPUT),
+						options: {},
+					},
+				},
+				{
+					id: 'f3',
+					name: 'Generate payslip',
+					type: `${PACKAGE}.documentGeneration`,
+					typeVersion: 1,
+					position: [440, 0],
+					parameters: {
+						templateId: { __rl: true, mode: 'list', value: '' },
+						payloadMode: 'templateFields',
+						download: false,
+					},
+					credentials,
+				},
+			],
+			{
+				Start: { main: [[{ node: 'Employee', type: 'main', index: 0 }]] },
+				Employee: { main: [[{ node: 'Generate payslip', type: 'main', index: 0 }]] },
+			},
+		),
 		poll: workflow(
 			'e2ePollWorkflow001',
 			'E2E: polling trigger',
@@ -141,6 +185,9 @@ function workflows(sb) {
 		),
 	};
 }
+
+/** What the previous node of the Template Fields workflow gives, to map two fields from. */
+const FIELDS_INPUT = { full_name: 'Katherine Johnson', take_home: 4321.5 };
 
 /** The items of the loop workflow: rounds of 5 with the same data, two alike in each round. */
 const LOOP_ITEMS = Array.from({ length: 15 }, (_, i) => ({
@@ -398,4 +445,5 @@ module.exports = {
 	CREDENTIAL,
 	PACKAGE,
 	LOOP_ITEMS,
+	FIELDS_INPUT,
 };

@@ -72,9 +72,9 @@ describe('the field list of a template', () => {
 		});
 		expect(fieldsByPath.total).toEqual({ type: 'number', label: 'total (e.g. 1300)' });
 		// Printed with a default, or only in a condition: optional.
-		expect(fieldsByPath.issued_on.label).toBe('issued_on (e.g. 2026-11-01) · optional');
-		expect(fieldsByPath['seller.vat'].label).toBe('seller.vat (e.g. GB123456789) · optional');
-		expect(fieldsByPath.due_on.label).toMatch(/· optional$/);
+		expect(fieldsByPath.issued_on.label).toBe('issued_on · optional (e.g. 2026-11-01)');
+		expect(fieldsByPath['seller.vat'].label).toBe('seller.vat · optional (e.g. GB123456789)');
+		expect(fieldsByPath.due_on.label).toMatch(/^due_on · optional /);
 		expect(fieldsByPath.number.label).not.toMatch(/optional/);
 		for (const field of fields)
 			expect(field).toMatchObject({ required: false, display: true, defaultMatch: false });
@@ -92,10 +92,10 @@ describe('the field list of a template', () => {
 			type: 'number',
 			label: 'employee.number (e.g. 1906)',
 		});
-		expect(fieldsByPath.bonus).toEqual({ type: 'number', label: 'bonus (e.g. 0) · optional' });
+		expect(fieldsByPath.bonus).toEqual({ type: 'number', label: 'bonus · optional (e.g. 0)' });
 		expect(fieldsByPath['employer.registration']).toEqual({
 			type: 'string',
-			label: 'employer.registration (e.g. HR-2020-77) · in the sample data only',
+			label: 'employer.registration · in the sample data only (e.g. HR-2020-77)',
 		});
 		expect(fields.map((f) => f.id)).not.toContain('earning');
 	});

@@ -27,28 +27,12 @@ interface Binding {
 }
 
 const TOKEN = /\{\{-?([\s\S]*?)-?\}\}|\{%-?([\s\S]*?)-?%\}/g;
-const WORDS = new Set([
-	'and',
-	'or',
-	'not',
-	'contains',
-	'true',
-	'false',
-	'nil',
-	'null',
-	'empty',
-	'blank',
-	'in',
-	'with',
-	'as',
-	'for',
-	'by',
-	'limit',
-	'offset',
-	'reversed',
-	'cols',
-	'else',
-]);
+/** Operators, literals and loop options: words of the language, not of the data. */
+const WORDS = new Set(
+	'and or not contains true false nil null empty blank in with as for by limit offset reversed cols else'.split(
+		' ',
+	),
+);
 const LOOP_OBJECTS = new Set(['forloop', 'tablerowloop']);
 /** Properties Liquid gives arrays and strings; `first`/`last` say the value is a list. */
 const LIST_PROPERTIES = new Set(['first', 'last']);

@@ -114,14 +114,17 @@ export function templateFields(body: unknown, sampleData: unknown): TemplateFiel
 	return withoutParents(fields);
 }
 
-/** How the field list names a field: its path, its items, an example, and whether it is optional. */
+/**
+ * How the field list names a field: its path, whether it is optional (first: the editor cuts
+ * long labels), then its items or an example.
+ */
 export function fieldLabel(field: TemplateField): string {
 	const parts = [field.path];
+	if (field.sampleOnly) parts.push('· in the sample data only');
+	else if (!field.printed && field.type !== 'array') parts.push('· optional');
 	if (field.itemFields.length) parts.push(`(list of: ${field.itemFields.join(', ')})`);
 	else if (field.sample !== undefined && field.type !== 'object' && field.type !== 'array')
 		parts.push(`(e.g. ${preview(field.sample, 30)})`);
-	if (field.sampleOnly) parts.push('· in the sample data only');
-	else if (!field.printed && field.type !== 'array') parts.push('· optional');
 	return parts.join(' ');
 }
 
