@@ -279,6 +279,18 @@ describe('a run with Template Fields', () => {
 		});
 	});
 
+	test('a template given by an expression (no field list): the values mapped are sent as they are', async () => {
+		await run(
+			sb,
+			{
+				...mapped({ number: 'X-1', 'customer.name': '={{ $json.who }}' }, []),
+				templateId: byId('={{ $json.template }}'),
+			},
+			[{ template: templateId(sb), who: 'Ada' }],
+		);
+		expect(sentPayload()).toEqual({ number: 'X-1', customer: { name: 'Ada' } });
+	});
+
 	test('nothing mapped: refused as a blank document, saying how to map', async () => {
 		const refused = await run(sb, mapped({}, schema), [{}]);
 		expect(refused.error!.message).toBe(

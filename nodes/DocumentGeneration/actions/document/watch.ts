@@ -155,16 +155,12 @@ export class Watch {
 		}
 	}
 
-	private give(target: WaitTarget, result: WaitResult): void {
-		this.onResult(target, result);
-	}
-
 	private failDocument(id: string, error: unknown): void {
 		const entry = this.watched.get(id);
 		if (!entry) return;
 		this.watched.delete(id);
 		for (const target of entry.targets)
-			this.give(target, {
+			this.onResult(target, {
 				error: asNodeError(this.ctx, error, target.itemIndex),
 				status: entry.status,
 			});
@@ -193,7 +189,7 @@ export class Watch {
 		for (const target of entry.targets) {
 			const queuedMs =
 				entry.pendingSeenAt === undefined ? 0 : this.generationMs(target, entry.pendingSeenAt);
-			this.give(
+			this.onResult(
 				target,
 				card.status === 'success'
 					? { card, fetchedAt, queuedMs }
@@ -215,7 +211,7 @@ export class Watch {
 				}
 				const held = heldByLimit(this.ctx) - target.heldAtStart;
 				const error = timeoutError(this.ctx, target, entry.status, held);
-				this.give(target, { error, status: entry.status });
+				this.onResult(target, { error, status: entry.status });
 				return false;
 			});
 			if (!entry.targets.length) this.watched.delete(id);
