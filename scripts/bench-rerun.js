@@ -49,7 +49,7 @@ async function killedRun(sb, params, input, killAt) {
 	child.kill('SIGKILL');
 	await exited;
 	// What the child had sent is still handled; a worker starts again later than that.
-	while (sb.requests.some((r) => r.status === null)) await sleep(20);
+	for (let i = 0; i < 250 && sb.requests.some((r) => r.status === null); i++) await sleep(20);
 	return sb.documents.size;
 }
 

@@ -122,7 +122,7 @@ export interface LoggedRequest {
 	authorization: string | undefined;
 	/** parsed JSON, or the raw string when not JSON, or undefined when empty */
 	body: unknown;
-	/** status code answered; null while still in flight; 0 when the socket was destroyed (drop / reset-after-handling) */
+	/** status code answered; null while still in flight; 0 when the socket was destroyed (drop / reset-after-handling / the client went away first) */
 	status: number | null;
 	/** sandbox clock (ms) when the request arrived */
 	at: number;

@@ -546,7 +546,12 @@ async function startSandbox(userOptions = {}) {
 	}
 
 	function send(res, entry, r) {
-		if (!r || res.destroyed || res.writableEnded) return;
+		if (!r) return;
+		if (res.destroyed || res.writableEnded) {
+			// The client went away before the answer (it was handled all the same).
+			if (entry.status === null) entry.status = 0;
+			return;
+		}
 		entry.status = r.status;
 		const body = r.body === undefined || r.body === null ? '' : r.body;
 		const headers = { ...r.headers };
