@@ -14,6 +14,7 @@ import {
 	credentialsFor,
 	loadPackage,
 	packageNode,
+	type NodeSettings,
 	runWorkflow,
 	startNode,
 	type WorkflowJson,
@@ -37,6 +38,12 @@ const create = numberedCreate;
 const keyed = (sb: Sandbox, options: IDataObject = {}) =>
 	create(sb, { options: { uniqueKey: '={{ "INV-" + $json.n }}', ...options } });
 
+/** Node settings: Retry On Fail with `tries` tries, none waited between. */
+const retries = (tries: number): NodeSettings => ({
+	retryOnFail: true,
+	maxTries: tries,
+	waitBetweenTries: 0,
+});
 const updates = (sb: Sandbox) =>
 	sb.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/api/v1/documents/'));
 const hintsOf = (result: {
@@ -57,11 +64,7 @@ describe('Retry On Fail, with nothing configured', () => {
 			const fails = templateId(sb, 'always-fails');
 			const parameters = create(sb, { templateId: byId('={{ $json.t }}') });
 			const items = numbered(25).map((x) => ({ ...x, t: x.n === 7 ? fails : templateId(sb) }));
-			const result = await run(sb, parameters, items, {
-				retryOnFail: true,
-				maxTries: 4,
-				waitBetweenTries: 0,
-			});
+			const result = await run(sb, parameters, items, retries(4));
 			expect(result.error).toMatchObject({ itemIndex: 7 });
 			expect(result.error!.message).toMatch(/failed to generate/);
 			expect(sb.documents.size).toBe(25);
@@ -86,11 +89,7 @@ describe('Retry On Fail, with nothing configured', () => {
 				path: '/api/v1/documents',
 				after: 2,
 			});
-			const result = await run(sb, create(sb), numbered(5), {
-				retryOnFail: true,
-				maxTries: 2,
-				waitBetweenTries: 0,
-			});
+			const result = await run(sb, create(sb), numbered(5), retries(2));
 			expect(result.error).toBeUndefined();
 			expectOneDocumentEach(sb, result.items, 5);
 			expect(result.items.every((i) => i.json.status === 'success' && i.binary?.data)).toBe(true);
@@ -110,11 +109,7 @@ describe('Retry On Fail, with nothing configured', () => {
 				method: 'POST',
 				path: '/api/v1/documents/sync',
 			});
-			const result = await run(sb, create(sb), [{ n: 1 }], {
-				retryOnFail: true,
-				maxTries: 2,
-				waitBetweenTries: 0,
-			});
+			const result = await run(sb, create(sb), [{ n: 1 }], retries(2));
 			expect(result.error).toBeUndefined();
 			expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
 				'POST /api/v1/documents/sync',
