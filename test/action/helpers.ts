@@ -79,8 +79,22 @@ export function cardRequests(sb: Sandbox, id?: string): LoggedRequest[] {
 	);
 }
 
+/** Creates, a single waited-for item's sync create (`/documents/sync`) included. */
 export function creates(sb: Sandbox): LoggedRequest[] {
-	return sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents');
+	return sb.requests.filter(
+		(r) =>
+			r.method === 'POST' &&
+			(r.path === '/api/v1/documents' || r.path === '/api/v1/documents/sync'),
+	);
+}
+
+/** Every write to a document: creates (sync ones too) and updates. */
+export function writes(sb: Sandbox): LoggedRequest[] {
+	return sb.requests.filter(
+		(r) =>
+			creates(sb).includes(r) ||
+			(['PUT', 'PATCH'].includes(r.method) && r.path.startsWith('/api/v1/documents/')),
+	);
 }
 
 /** Whether the API key occurs anywhere in a value (outputs, errors, run data). */
