@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * Behaviours of the create engine that a restructuring could break unseen: a Unique Key is per
  * template, a 429 never spends the retry attempts, a failed look-up sends no write, the retry
@@ -11,7 +12,6 @@ import type { Sandbox } from '../sandbox';
 import {
 	CONTINUE,
 	byId,
-	creates,
 	numbered,
 	numberedCreate,
 	onDocument,
