@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * The example workflows (importable n8n JSON beside this file) and what it takes to run them
+ * The example workflows (importable n8n JSON in examples/) and what it takes to run them
  * on the harness: n8n's Manual Trigger becomes the harness start node (emitting the pinned
  * items the example carries), and template pickers left empty for the user get a template ID.
  */
@@ -10,7 +10,7 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { MANUAL_TRIGGER_TYPE, type WorkflowJson } from '../harness';
 
-export const WORKFLOWS_DIR = __dirname;
+export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 export const N8N_MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 export const PACKAGE_NAME = 'n8n-nodes-document-generation';
 
@@ -23,13 +23,13 @@ export interface ExampleWorkflow extends Omit<WorkflowJson, 'pinData'> {
 /** File names of the example workflows. */
 export function exampleFiles(): string[] {
 	return fs
-		.readdirSync(WORKFLOWS_DIR)
+		.readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort();
 }
 
 export function readExample(file: string): ExampleWorkflow {
-	return JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')) as ExampleWorkflow;
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 }
 
 export interface HarnessMapping {

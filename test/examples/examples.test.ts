@@ -1,5 +1,5 @@
 /**
- * The example workflows in test/workflows/ are importable n8n JSON (real node types and
+ * The example workflows in examples/ are importable n8n JSON (real node types and
  * parameter names) and do what they say on the real engine against the sandbox.
  */
 import type { IDataObject, INode } from 'n8n-workflow';
@@ -11,10 +11,10 @@ import {
 	runWorkflow,
 	type LoadedPackage,
 } from '../harness';
-import { PACKAGE_NAME, exampleFiles, forHarness, readExample } from '../workflows';
+import { PACKAGE_NAME, exampleFiles, forHarness, readExample } from '.';
 import { useSandbox } from '../harness/use-sandbox';
 import { nodeParameterIssues } from '../harness/versions';
-import { fileRequests, listRequests } from './helpers';
+import { fileRequests, listRequests } from '../action/helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
 let pkg: LoadedPackage;
