@@ -48,7 +48,10 @@ async function main() {
 		const lines = [
 			'',
 			'Document generation demo: one invoice through the real n8n engine',
-			`  workflow   examples/${WORKFLOW} (${example.nodes.map((n) => n.name).join(' -> ')})`,
+			`  workflow   examples/${WORKFLOW} (${example.nodes
+				.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+				.map((n) => n.name)
+				.join(' -> ')})`,
 			`  service    local sandbox at ${sb.url} (stand-in for the PDFMonkey API, ~1.5 s per generation)`,
 			`  document   ${doc.id}, status ${doc.status}, template ${doc.document_template_identifier}`,
 			`  meta       ${JSON.stringify(doc.meta)}  ->  {{ $json.meta.order_id }} = ${doc.meta && doc.meta.order_id}`,

@@ -2,7 +2,7 @@
 /**
  * The example workflows (importable n8n JSON in examples/) and what it takes to run them
  * on the harness: n8n's Manual Trigger becomes the harness start node (emitting the pinned
- * items the example carries), and template pickers left empty for the user get a template ID.
+ * items the example carries), sticky notes (which n8n never runs) are left out, and template pickers left empty for the user get a template ID.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -12,6 +12,7 @@ import { MANUAL_TRIGGER_TYPE, type WorkflowJson } from '../harness';
 
 export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 export const N8N_MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+export const N8N_STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 export const PACKAGE_NAME = 'n8n-nodes-document-generation';
 
 /** Example workflow JSON as n8n exports it (pinned data in `{ json }` items). */
@@ -51,6 +52,7 @@ function isEmptyLocator(value: unknown): boolean {
 /** The example as the harness runs it. */
 export function forHarness(example: ExampleWorkflow, mapping: HarnessMapping = {}): WorkflowJson {
 	const workflow = structuredClone(example);
+	workflow.nodes = workflow.nodes.filter((node) => node.type !== N8N_STICKY_NOTE);
 	const pinData: NonNullable<WorkflowJson['pinData']> = {};
 	for (const node of workflow.nodes as INode[]) {
 		const pinned = workflow.pinData?.[node.name];
