@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-/* `npm run demo`: runs the example workflow test/workflows/generate-invoice.json (Manual
+/* `npm run demo`: runs the example workflow examples/generate-invoice.json (Manual
  * Trigger -> Document Generation: create with payload and meta, wait, download) on the real
  * n8n engine against the local sandbox, writes the PDF into demo-output/ and prints a short
  * summary. Needs the built package (npm run demo builds first). */
@@ -15,7 +15,7 @@ const NODE = 'Generate invoice PDF';
 async function main() {
 	const { startSandbox } = require('../test/sandbox');
 	const { credentialsFor, getBinaryBuffer, runWorkflow } = require('../test/harness');
-	const { forHarness, readExample } = require('../test/workflows');
+	const { forHarness, readExample } = require('../test/examples');
 
 	// A generation takes about 1.5 s, as a small real document does.
 	const sb = await startSandbox({ pendingMs: 100, generatingMs: 1400 });
@@ -48,7 +48,10 @@ async function main() {
 		const lines = [
 			'',
 			'Document generation demo: one invoice through the real n8n engine',
-			`  workflow   test/workflows/${WORKFLOW} (${example.nodes.map((n) => n.name).join(' -> ')})`,
+			`  workflow   examples/${WORKFLOW} (${example.nodes
+				.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+				.map((n) => n.name)
+				.join(' -> ')})`,
 			`  service    local sandbox at ${sb.url} (stand-in for the PDFMonkey API, ~1.5 s per generation)`,
 			`  document   ${doc.id}, status ${doc.status}, template ${doc.document_template_identifier}`,
 			`  meta       ${JSON.stringify(doc.meta)}  ->  {{ $json.meta.order_id }} = ${doc.meta && doc.meta.order_id}`,

@@ -1,5 +1,5 @@
 'use strict';
-/* Lets plain Node scripts require the TypeScript test harness (test/harness, test/workflows):
+/* Lets plain Node scripts require the TypeScript test harness (test/harness, test/examples):
  * every `.ts` file required after this is compiled on the fly with TypeScript's
  * transpileModule (types are not checked here; `npx tsc -p tsconfig.test.json` does that).
  * Also gives the scripts a runner and a request classifier, and points n8n at a throwaway user folder and silences its logging, as the jest setup

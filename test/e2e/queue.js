@@ -186,7 +186,9 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		const hookPath = hooks()[0] ? new URL(hooks()[0].url).pathname : '/webhook/none';
 		const at = (proc) => `${proc.url}${hookPath}`;
 		const invoice = sb.templates.find((t) => t.identifier === 'invoice').id;
-		const channel = flows.webhook.nodes[0].parameters.filters.channel;
+		const channel = flows.webhook.nodes.find((node) =>
+			node.type.endsWith('.documentGenerationWebhookTrigger'),
+		).parameters.filters.channel;
 		const newDocument = () =>
 			sb.createDocument({
 				document_template_id: invoice,

@@ -246,12 +246,12 @@ function loopWorkflow(templateId) {
 }
 
 /**
- * An example workflow of test/workflows/ as a user imports it: the workspace they pick filled
+ * An example workflow of examples/ as a user imports it: the workspace they pick filled
  * in, the credential attached to the package's nodes.
  */
 function fromExample(file, id, { billing }) {
 	const example = JSON.parse(
-		fs.readFileSync(path.join(__dirname, '..', 'workflows', file), 'utf8'),
+		fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8'),
 	);
 	const nodes = example.nodes.map((node) => {
 		if (!node.type.startsWith(`${PACKAGE}.`)) return node;

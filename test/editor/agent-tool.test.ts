@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The action node as an AI agent tool, with the tools of the example workflow
- * (test/workflows/agent-tool.json) run on n8n-core's own tool machinery: WorkflowExecute runs
+ * (examples/agent-tool.json) run on n8n-core's own tool machinery: WorkflowExecute runs
  * an agent node whose `getInputConnectionData('ai_tool')` makes n8n-core turn each connected
  * `…documentGenerationTool` node into a LangChain tool (createNodeAsTool: name from the node
  * name, description from the node, input schema from its `$fromAI()` calls); invoking a tool
@@ -39,7 +39,7 @@ import {
 const PACKAGE = 'n8n-nodes-document-generation';
 const TOOL_TYPE = `${PACKAGE}.documentGenerationTool`;
 const AGENT_TYPE = 'test.scriptedAgent';
-const EXAMPLE = path.resolve(__dirname, '..', 'workflows', 'agent-tool.json');
+const EXAMPLE = path.resolve(__dirname, '..', '..', 'examples', 'agent-tool.json');
 
 // ---------------------------------------------------------------------------------------
 // Stand-in 1: tool resolution of n8n's CLI node-type registry
@@ -265,7 +265,7 @@ const byName = (tools: ConnectedTool[], name: string): ConnectedTool => {
 const parsed = (answer: unknown): n8n.IDataObject[] =>
 	JSON.parse(String(answer)) as n8n.IDataObject[];
 
-describe('the example agent workflow (test/workflows/agent-tool.json)', () => {
+describe('the example agent workflow (examples/agent-tool.json)', () => {
 	test('attaches the action node as tools of type <package>.documentGenerationTool to an AI Agent', () => {
 		const agent = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.agent');
 		expect(agent).toBeDefined();

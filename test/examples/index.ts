@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * The example workflows (importable n8n JSON beside this file) and what it takes to run them
+ * The example workflows (importable n8n JSON in examples/) and what it takes to run them
  * on the harness: n8n's Manual Trigger becomes the harness start node (emitting the pinned
- * items the example carries), and template pickers left empty for the user get a template ID.
+ * items the example carries), sticky notes (which n8n never runs) are left out, and template pickers left empty for the user get a template ID.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -10,8 +10,9 @@ import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { MANUAL_TRIGGER_TYPE, type WorkflowJson } from '../harness';
 
-export const WORKFLOWS_DIR = __dirname;
+export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 export const N8N_MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+export const N8N_STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 export const PACKAGE_NAME = 'n8n-nodes-document-generation';
 
 /** Example workflow JSON as n8n exports it (pinned data in `{ json }` items). */
@@ -23,13 +24,13 @@ export interface ExampleWorkflow extends Omit<WorkflowJson, 'pinData'> {
 /** File names of the example workflows. */
 export function exampleFiles(): string[] {
 	return fs
-		.readdirSync(WORKFLOWS_DIR)
+		.readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
 		.sort();
 }
 
 export function readExample(file: string): ExampleWorkflow {
-	return JSON.parse(fs.readFileSync(path.join(WORKFLOWS_DIR, file), 'utf8')) as ExampleWorkflow;
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as ExampleWorkflow;
 }
 
 export interface HarnessMapping {
@@ -51,6 +52,7 @@ function isEmptyLocator(value: unknown): boolean {
 /** The example as the harness runs it. */
 export function forHarness(example: ExampleWorkflow, mapping: HarnessMapping = {}): WorkflowJson {
 	const workflow = structuredClone(example);
+	workflow.nodes = workflow.nodes.filter((node) => node.type !== N8N_STICKY_NOTE);
 	const pinData: NonNullable<WorkflowJson['pinData']> = {};
 	for (const node of workflow.nodes as INode[]) {
 		const pinned = workflow.pinData?.[node.name];
