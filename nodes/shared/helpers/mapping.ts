@@ -6,6 +6,7 @@
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { tryParseJson } from './json';
+import { checkSize, TEMPLATE_BOUNDS, tooDeep, tooManyFields } from './bounds';
 import { variablesOf, type LiquidVariable } from './liquid';
 import { InputError, preview } from './parse';
 import { payloadFromFields } from './payload';
@@ -33,17 +34,47 @@ function typeOf(value: unknown): FieldType {
 	return 'string';
 }
 
-/** The sample data's values by dotted path: leaves, and lists whole (with their items' keys). */
+/** The proper prefixes of a dotted path: `a.b.c` → `a`, `a.b`. */
+function parentsOf(path: string): string[] {
+	const parents: string[] = [];
+	for (let dot = path.indexOf('.'); dot >= 0; dot = path.indexOf('.', dot + 1))
+		parents.push(path.slice(0, dot));
+	return parents;
+}
+
+/** Refuses a path of more parts than the bound. */
+function checkPathDepth(path: string): void {
+	let parts = 1;
+	for (let dot = path.indexOf('.'); dot >= 0; dot = path.indexOf('.', dot + 1))
+		if (++parts > TEMPLATE_BOUNDS.depth) throw tooDeep(path);
+}
+
+/**
+ * The sample data's values by dotted path: leaves, and lists whole (with their items' keys).
+ * Walked without recursion, refused beyond the bounds of depth and number of paths.
+ */
 function samplePaths(sample: unknown): Map<string, unknown> {
 	const paths = new Map<string, unknown>();
-	const walk = (value: unknown, prefix: string) => {
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			const entries = Object.entries(value as IDataObject);
-			if (!entries.length && prefix) paths.set(prefix, value);
-			for (const [key, child] of entries) walk(child, prefix ? `${prefix}.${key}` : key);
-		} else if (prefix) paths.set(prefix, value);
+	const add = (path: string, value: unknown) => {
+		if (paths.size >= TEMPLATE_BOUNDS.fields) throw tooManyFields('its sample data has');
+		checkPathDepth(path);
+		paths.set(path, value);
 	};
-	walk(sample, '');
+	const stack: Array<{ value: unknown; prefix: string; depth: number }> = [
+		{ value: sample, prefix: '', depth: 0 },
+	];
+	while (stack.length) {
+		const { value, prefix, depth } = stack.pop() as (typeof stack)[number];
+		if (value && typeof value === 'object' && !Array.isArray(value)) {
+			if (depth > TEMPLATE_BOUNDS.depth) throw tooDeep(prefix);
+			const entries = Object.entries(value as IDataObject);
+			if (!entries.length && prefix) add(prefix, value);
+			for (let i = entries.length - 1; i >= 0; i--) {
+				const [key, child] = entries[i];
+				stack.push({ value: child, prefix: prefix ? `${prefix}.${key}` : key, depth: depth + 1 });
+			}
+		} else if (prefix) add(prefix, value);
+	}
 	return paths;
 }
 
@@ -59,59 +90,112 @@ export function parseSampleData(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-const under = (path: string, parent: string) => path.startsWith(`${parent}.`);
+/** The keys of a list's first item, when it is an object: what the list's items hold. */
+function firstItemKeys(value: unknown): string[] {
+	return Array.isArray(value) && value[0] && typeof value[0] === 'object'
+		? Object.keys(value[0] as IDataObject)
+		: [];
+}
 
-/**
- * The fields of a template: every variable its body reads (a loop's collection as one list
- * field), then the paths only its sample data has. A path another one lies under is left
- * out (`customer` when `customer.name` is read), unless it is a list.
- */
-export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
-	const variables: LiquidVariable[] = typeof body === 'string' ? variablesOf(body) : [];
-	const sample = samplePaths(parseSampleData(sampleData) ?? {});
-	const fields: TemplateField[] = [];
-	for (const variable of variables) {
+/** Every proper prefix of the given paths: the names some other path lies under. */
+function parentSet(paths: Iterable<string>): Set<string> {
+	const parents = new Set<string>();
+	for (const path of paths) for (const parent of parentsOf(path)) parents.add(parent);
+	return parents;
+}
+
+/** The fields of the variables a body reads, each typed and with its items from the sample. */
+function variableFields(
+	variables: LiquidVariable[],
+	sample: Map<string, unknown>,
+): TemplateField[] {
+	return variables.map((variable) => {
 		const value = sample.get(variable.path);
-		const itemFields = variable.itemFields.filter(
-			(field) => !variable.itemFields.some((other) => under(other, field)),
-		);
-		if (!itemFields.length && Array.isArray(value) && value[0] && typeof value[0] === 'object')
-			itemFields.push(...Object.keys(value[0] as IDataObject));
-		fields.push({
+		// `items` when `items.sku` is read too: the parts are the item fields.
+		const parents = parentSet(variable.itemFields);
+		const itemFields = variable.itemFields.filter((field) => !parents.has(field));
+		if (!itemFields.length) itemFields.push(...firstItemKeys(value));
+		return {
 			path: variable.path,
 			type: variable.collection ? 'array' : typeOf(value ?? ''),
 			printed: variable.printed,
 			sampleOnly: false,
 			itemFields,
 			...(value === undefined ? {} : { sample: value }),
-		});
+		};
+	});
+}
+
+/** `customer` when `customer.name` is a field too: the parts are the fields (lists stay). */
+function withoutParents(list: TemplateField[]): TemplateField[] {
+	const parents = parentSet(list.map((field) => field.path));
+	return list.filter((field) => field.type === 'array' || !parents.has(field.path));
+}
+
+/** The fields so far, with the look-ups the sample's paths need, each in constant time. */
+class FieldIndex {
+	private readonly paths = new Set<string>();
+	private readonly parents = new Set<string>();
+	private readonly lists = new Set<string>();
+
+	constructor(readonly fields: TemplateField[]) {
+		for (const field of fields) this.index(field);
 	}
-	// `customer` when `customer.name` is read too: the parts are the fields.
-	const withoutParents = (list: TemplateField[]) =>
-		list.filter(
-			(field) => field.type === 'array' || !list.some((other) => under(other.path, field.path)),
+
+	push(field: TemplateField): void {
+		this.fields.push(field);
+		this.index(field);
+	}
+
+	private index(field: TemplateField): void {
+		this.paths.add(field.path);
+		if (field.type === 'array') this.lists.add(field.path);
+		for (const parent of parentsOf(field.path)) this.parents.add(parent);
+	}
+
+	/** A field has this path, lies under it, or it lies under a field. */
+	knows(path: string): boolean {
+		return (
+			this.paths.has(path) ||
+			this.parents.has(path) ||
+			parentsOf(path).some((parent) => this.paths.has(parent))
 		);
-	fields.splice(0, fields.length, ...withoutParents(fields));
-	const isList = (path: string) => fields.some((f) => f.path === path && f.type === 'array');
+	}
+
+	/** It lies under a list field that is a path of the sample data too. */
+	inList(path: string, sample: Map<string, unknown>): boolean {
+		return parentsOf(path).some((parent) => this.lists.has(parent) && sample.has(parent));
+	}
+}
+
+/**
+ * The fields of a template: every variable its body reads (a loop's collection as one list
+ * field), then the paths only its sample data has. A path another one lies under is left
+ * out (`customer` when `customer.name` is read), unless it is a list. In time linear in the
+ * body and the sample data; beyond `TEMPLATE_BOUNDS`, a `TemplateTooLarge` that says which.
+ */
+export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
+	if (typeof body === 'string') checkSize('body', body, TEMPLATE_BOUNDS.bodyChars);
+	if (typeof sampleData === 'string')
+		checkSize('sample data', sampleData, TEMPLATE_BOUNDS.sampleChars);
+	const variables: LiquidVariable[] = typeof body === 'string' ? variablesOf(body) : [];
+	const sample = samplePaths(parseSampleData(sampleData) ?? {});
+	const fields = new FieldIndex(withoutParents(variableFields(variables, sample)));
 	for (const [path, value] of sample) {
 		// Inside a list, or a name the body reads already (or reads parts of).
-		const known = fields.some((f) => f.path === path || under(f.path, path) || under(path, f.path));
-		if (known) continue;
-		const list = [...sample.keys()].find((p) => isList(p) && under(path, p));
-		if (list) continue;
+		if (fields.knows(path) || fields.inList(path, sample)) continue;
 		fields.push({
 			path,
 			type: typeOf(value),
 			printed: false,
 			sampleOnly: true,
-			itemFields:
-				Array.isArray(value) && value[0] && typeof value[0] === 'object'
-					? Object.keys(value[0] as IDataObject)
-					: [],
+			itemFields: firstItemKeys(value),
 			sample: value,
 		});
 	}
-	return withoutParents(fields);
+	const all = withoutParents(fields.fields);
+	if (all.length > TEMPLATE_BOUNDS.fields) throw tooManyFields('the template has');
+	return all;
 }
 
 /**
