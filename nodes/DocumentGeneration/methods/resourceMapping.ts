@@ -3,7 +3,11 @@
  * template record is read once (its body and sample data); when its fields cannot be listed,
  * the editor says why in one line and how to go on.
  */
-import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ILoadOptionsFunctions,
+	type ResourceMapperFields,
+} from 'n8n-workflow';
 
 import { TemplateTooLarge } from '../../shared/helpers/bounds';
 import { asNodeError } from '../../shared/helpers/items';
@@ -61,7 +65,8 @@ export async function getTemplateFields(
 	try {
 		fields = templateFields(body, sample);
 	} catch (error) {
-		if (!(error instanceof TemplateTooLarge)) throw error;
+		if (!(error instanceof TemplateTooLarge))
+			throw new NodeOperationError(this.getNode(), error as Error);
 		return notice(
 			`This template's fields are not listed here: ${error.reason}. Map its data as JSON: set Payload Mode to JSON. Fields mapped below are still sent.`,
 		);

@@ -62,16 +62,33 @@ export function* tokens(body: string): Generator<LiquidToken> {
 	}
 }
 
-const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);
-const isWordStart = (char: string | undefined) => char !== undefined && /[A-Za-z_]/.test(char);
-const isWordChar = (char: string | undefined) => char !== undefined && /[\w-]/.test(char);
-const isDigit = (char: string | undefined) => char !== undefined && char >= '0' && char <= '9';
+/** Whitespace as `\s` and `trim` know it; ASCII first, the rest through the pattern. */
+function isSpace(char: string | undefined): boolean {
+	if (char === undefined) return false;
+	const code = char.charCodeAt(0);
+	if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+	return /\s/.test(char);
+}
+const isLetter = (code: number) =>
+	(code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95;
+const isDigitCode = (code: number) => code >= 48 && code <= 57;
+/** `[A-Za-z_]`: where a name starts. */
+const isWordStart = (char: string | undefined) =>
+	char !== undefined && isLetter(char.charCodeAt(0));
+/** `[\w-]`: what a name is made of. */
+const isWordChar = (char: string | undefined) => {
+	if (char === undefined) return false;
+	const code = char.charCodeAt(0);
+	return isLetter(code) || isDigitCode(code) || code === 45;
+};
+const isDigit = (char: string | undefined) => char !== undefined && isDigitCode(char.charCodeAt(0));
 /** Marks a string literal set aside: `\uE000N\uE000`, N its index. */
 export const STRING_MARK = '\uE000';
 
 /** An expression with its string literals set aside (as `\uE000N\uE000`), so that nothing in them counts. */
 export function withoutStrings(text: string): { text: string; strings: string[] } {
 	const strings: string[] = [];
+	if (!text.includes('"') && !text.includes("'")) return { text, strings };
 	const chunks: string[] = [];
 	let copied = 0;
 	for (let i = 0; i < text.length; i++) {
@@ -104,6 +121,7 @@ function spacesEnd(text: string, from: number): number {
 
 /** The text with every named argument (`key:`, with spaces before the colon) replaced by a space. */
 export function withoutNamedArguments(text: string): string {
+	if (!text.includes(':')) return text;
 	const chunks: string[] = [];
 	let copied = 0;
 	let i = 0;
@@ -138,7 +156,7 @@ function bracket(
 		while (isDigit(text[at])) at++;
 		part = '[]';
 	} else if (isWordStart(text[at])) {
-		while (text[at] !== undefined && /[\w.-]/.test(text[at])) at++;
+		while (isWordChar(text[at]) || text[at] === '.') at++;
 		// A variable index (`lines[i]`) reads an item; `i` itself is read elsewhere.
 		part = '[]';
 	} else if (text[at] === STRING_MARK && isDigit(text[at + 1])) {
@@ -179,18 +197,21 @@ function reference(
 }
 
 /**
- * The references of an expression part, as segments (`lines[0].name` → lines, [], name), in
+ * Each reference of an expression part, as segments (`lines[0].name` → lines, [], name), in
  * order. A reference right after a dot (a property of a literal) is left out.
  */
-export function references(text: string, strings: string[]): string[][] {
-	const found: string[][] = [];
+export function eachReference(
+	text: string,
+	strings: string[],
+	take: (parts: string[]) => void,
+): void {
 	let lastSignificant = '';
 	let i = 0;
 	while (i < text.length) {
 		const char = text[i];
 		if (isWordStart(char)) {
 			const { parts, end } = reference(text, i, strings);
-			if (lastSignificant !== '.') found.push(parts);
+			if (lastSignificant !== '.') take(parts);
 			lastSignificant = text[end - 1];
 			i = end;
 			continue;
@@ -198,7 +219,6 @@ export function references(text: string, strings: string[]): string[][] {
 		if (!isSpace(char)) lastSignificant = char;
 		i++;
 	}
-	return found;
 }
 
 /** The range of a `for` over `(a..b)`: its two ends and the rest after `)`, if it is one. */

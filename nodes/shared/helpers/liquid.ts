@@ -15,7 +15,7 @@ import { TEMPLATE_BOUNDS, tooDeep, tooManyFields } from './bounds';
 import {
 	loopRange,
 	namesMadeIn,
-	references,
+	eachReference,
 	tokens,
 	withoutNamedArguments,
 	withoutStrings,
@@ -58,54 +58,58 @@ function pushAt<V>(map: Map<string, V[]>, key: string, value: V): void {
 	else map.set(key, [value]);
 }
 
+/** One open block tag: its name, the loop variables it set, the paths its condition reads. */
+interface OpenBlock {
+	name: string;
+	names?: string[];
+	guard?: string[];
+}
+
 /** Block tags open and their scopes, with every look-up in constant time. */
 class Blocks {
 	/** Block tags that open a scope, innermost last. */
-	private readonly open: string[] = [];
-	/** Per open block, the loop variables it set and the paths its condition reads. */
-	private readonly names: string[][] = [];
-	private readonly guards: string[][] = [];
+	private readonly open: OpenBlock[] = [];
 	/** Where each block name is open (indexes into `open`), and each loop variable's bindings. */
 	private readonly where = new Map<string, number[]>();
 	private readonly bindings = new Map<string, Binding[]>();
 	/** How many open conditions read a path: printed inside, it is optional. */
 	private readonly guarded = new Map<string, number>();
 
-	push(block: string, guard: string[]): void {
-		pushAt(this.where, block, this.open.length);
-		this.open.push(block);
-		this.names.push([]);
-		this.guards.push([]);
+	push(name: string, guard: string[]): void {
+		pushAt(this.where, name, this.open.length);
+		this.open.push({ name });
 		this.guard(guard);
 	}
 
 	/** Adds paths to the innermost block's condition (`elsif`). */
 	guard(paths: string[]): void {
-		const top = this.guards[this.guards.length - 1];
-		if (!top) return;
+		const top = this.open[this.open.length - 1];
+		if (!top || !paths.length) return;
+		top.guard ??= [];
 		for (const path of paths) {
-			top.push(path);
+			top.guard.push(path);
 			this.guarded.set(path, (this.guarded.get(path) ?? 0) + 1);
 		}
 	}
 
 	/** Closes the innermost open block of this name, and every block opened inside it. */
-	close(block: string): void {
-		const at = this.where.get(block)?.at(-1);
+	close(name: string): void {
+		const at = this.where.get(name)?.at(-1);
 		if (at === undefined) return;
 		while (this.open.length > at) {
-			this.where.get(this.open.pop() as string)?.pop();
-			for (const name of this.names.pop() as string[]) this.bindings.get(name)?.pop();
-			for (const path of this.guards.pop() as string[])
+			const block = this.open.pop() as OpenBlock;
+			this.where.get(block.name)?.pop();
+			for (const bound of block.names ?? []) this.bindings.get(bound)?.pop();
+			for (const path of block.guard ?? [])
 				this.guarded.set(path, (this.guarded.get(path) as number) - 1);
 		}
 	}
 
 	/** Binds a loop variable in the innermost block. */
 	bind(name: string, binding: Binding): void {
-		const names = this.names[this.names.length - 1];
-		if (!names) return;
-		names.push(name);
+		const top = this.open[this.open.length - 1];
+		if (!top) return;
+		(top.names ??= []).push(name);
 		pushAt(this.bindings, name, binding);
 	}
 
@@ -117,8 +121,8 @@ class Blocks {
 		return (this.guarded.get(path) ?? 0) > 0;
 	}
 
-	isOpen(block: string): boolean {
-		return (this.where.get(block)?.length ?? 0) > 0;
+	isOpen(name: string): boolean {
+		return (this.where.get(name)?.length ?? 0) > 0;
 	}
 }
 
@@ -170,8 +174,8 @@ function checkDepth(parts: string[]): void {
 class Reader {
 	private readonly variables = new Variables();
 	private readonly blocks = new Blocks();
-	/** The root paths the expression being read reads. */
-	private reads: string[] = [];
+	/** The root paths the condition being read reads (none kept outside a condition). */
+	private reads: string[] | undefined;
 
 	constructor(private readonly made: Set<string>) {}
 
@@ -200,7 +204,7 @@ class Reader {
 		const index = tail.indexOf('[]');
 		const path = [root, ...(index >= 0 ? tail.slice(0, index) : tail)].join('.');
 		const entry = this.variables.get(path);
-		this.reads.push(path);
+		this.reads?.push(path);
 		// A value printed only where a condition on it holds (`{% if vat %}{{ vat }}`) is optional.
 		if (how.printed && this.blocks.isGuarded(path)) how = { defaulted: true };
 		if (index >= 0 || (list && !tail.length)) {
@@ -224,14 +228,12 @@ class Reader {
 		let first: Binding | undefined;
 		const scan = (part: string, printed: boolean) => {
 			// Named arguments (`key: value`) and filter names are not variables.
-			for (const parts of references(withoutNamedArguments(part), strings)) {
-				if (parts.length === 1 && WORDS.has(parts[0])) continue;
-				const found = this.reference(parts, {
-					printed: printed && !defaulted,
-					defaulted: printed && defaulted,
-				});
+			const how = { printed: printed && !defaulted, defaulted: printed && defaulted };
+			eachReference(withoutNamedArguments(part), strings, (parts) => {
+				if (parts.length === 1 && WORDS.has(parts[0])) return;
+				const found = this.reference(parts, how);
 				first ??= found;
-			}
+			});
 		};
 		scan(head, !!how.printed);
 		for (const filter of filters) scan(filter.replace(/^\s*[A-Za-z_][\w-]*/, ''), false);
@@ -270,11 +272,13 @@ class Reader {
 			case 'case':
 			case 'when':
 			case 'cycle': {
-				this.reads = [];
+				const reads: string[] = [];
+				this.reads = reads;
 				this.expression(rest.replace(/==|!=|<>|<=|>=|<|>|,/g, ' '));
+				this.reads = undefined;
 				if (name === 'if' || name === 'unless' || name === 'case')
-					this.blocks.push(name, name === 'if' ? this.reads : []);
-				else if (name === 'elsif') this.blocks.guard(this.reads);
+					this.blocks.push(name, name === 'if' ? reads : []);
+				else if (name === 'elsif') this.blocks.guard(reads);
 				return;
 			}
 			case 'echo':

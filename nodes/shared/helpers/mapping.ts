@@ -212,6 +212,13 @@ export function fieldLabel(field: TemplateField): string {
 	return parts.join(' ');
 }
 
+/**
+ * What a list or object field holds before the user types: the empty list or object as JSON
+ * text. n8n's editor shows these fields in a JSON editor whose linter marks an empty text as
+ * an error; `[]` and `{}` are valid JSON, and a run does not send them (left empty).
+ */
+const EMPTY_JSON: Partial<Record<FieldType, string>> = { array: '[]', object: '{}' };
+
 /** The resource mapper's fields for a template. */
 export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
 	return fields.map((field) => ({
@@ -222,7 +229,18 @@ export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
 		defaultMatch: false,
 		canBeUsedToMatch: false,
 		display: true,
+		...(EMPTY_JSON[field.type] === undefined ? {} : { defaultValue: EMPTY_JSON[field.type] }),
 	}));
+}
+
+/**
+ * A value that leaves its field empty: nothing, an empty text in a typed field, and, as the
+ * editor left it (`untouched`), a list or object field's `[]`/`{}` text.
+ */
+function isLeftEmpty(value: unknown, type: FieldType | undefined, untouched: boolean): boolean {
+	if (value === undefined || value === null) return true;
+	if (typeof value !== 'string' || type === undefined || type === 'string') return false;
+	return value === '' || (untouched && value.trim() === EMPTY_JSON[type]);
 }
 
 /** A mapped field's schema as n8n stores it beside the values. */
@@ -286,11 +304,32 @@ export function typedValue(id: string, type: FieldType | undefined, value: unkno
 	}
 }
 
+/** The fields a run maps, within the bounds the field list has: refused naming the field. */
+function checkMappedIds(ids: string[]): void {
+	const { fields, depth } = TEMPLATE_BOUNDS;
+	if (ids.length > fields)
+		throw new InputError(
+			`Template Fields maps ${ids.length.toLocaleString('en-US')} fields, more than the ${fields.toLocaleString('en-US')} a document is built from`,
+			'Send this much data as one object: set Payload Mode to JSON, e.g. {{ $json }}',
+		);
+	for (const id of ids) {
+		let parts = 1;
+		for (let dot = id.indexOf('.'); dot >= 0 && parts <= depth; dot = id.indexOf('.', dot + 1))
+			parts++;
+		if (parts > depth)
+			throw new InputError(
+				`The template field "${preview(id, 60)}" is nested deeper than ${depth} levels`,
+				'Map the object at a higher level as one field (an object field takes JSON), or set Payload Mode to JSON',
+			);
+	}
+}
+
 /**
  * The payload from Template Fields: the values mapped below (`defineBelow`), or the input
  * item's fields of the same names (`autoMapInputData`: a name with dots is looked up as it is,
  * then as a path into nested objects), each in its field's type, nested by the dotted names.
- * Fields left empty are not sent.
+ * Fields left empty (mapped below, a list or object field still `[]`/`{}` as text) are not sent. At most `TEMPLATE_BOUNDS.fields` fields, each of at most
+ * `TEMPLATE_BOUNDS.depth` levels.
  */
 export function payloadFromMapping(
 	mapping: IDataObject | undefined,
@@ -305,12 +344,12 @@ export function payloadFromMapping(
 	const ids = auto
 		? schema.filter((field) => !field.removed).map((field) => field.id)
 		: Object.keys(values);
+	checkMappedIds(ids);
 	const rows: IDataObject[] = [];
 	for (const id of ids) {
 		const value = auto ? valueAtPath(input, id) : values[id];
-		if (value === undefined || value === null) continue;
 		const type = typeOfField.get(id);
-		if (value === '' && type !== undefined && type !== 'string') continue;
+		if (isLeftEmpty(value, type, !auto)) continue;
 		rows.push({ key: id, value: typedValue(id, type, value) as IDataObject[string] });
 	}
 	return payloadFromFields(rows);
