@@ -1,9 +1,9 @@
 /* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n; prints each case's figure */
 /**
  * Template Fields in the editor, on the real engine against the sandbox, whatever the
- * template: each hostile body or sample data (megabyte scale) answers within 1 s (figures
- * printed), with the fields or the editor's one-line notice that says which bound it passed.
- * And an empty list or object field shows no error before the user types, and a run sends
+ * template: each hostile body or sample data (megabyte scale) answers within 1 s of CPU time
+ * (and 5 s on the clock, the machine may be busy; both printed), with the fields or the
+ * editor's one-line notice that says which bound it passed. And an empty list or object field shows no error before the user types, and a run sends
  * it only once the user fills it.
  */
 import { randomBytes } from 'crypto';
@@ -20,12 +20,18 @@ import { useSandbox } from '../harness/use-sandbox';
 import type { Sandbox, TemplateRecord } from '../sandbox';
 import { newTemplate } from '../sandbox/templates';
 import { apiRequests, byId, run, templateId } from '../action/helpers';
-import { hostileBodies, hostileSamples, keys } from '../unit/pathological-templates';
+import {
+	figure,
+	hostileBodies,
+	hostileSamples,
+	keys,
+	LIMIT,
+	stopwatch,
+} from '../unit/pathological-templates';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
 
 const MB = 1024 * 1024;
-const LIMIT_MS = 1000;
 const figures: string[] = [];
 
 afterAll(() => {
@@ -60,11 +66,12 @@ async function fieldsOf(template: unknown) {
 /** The editor's answer for a template, timed (the whole request: engine, sandbox, reader). */
 async function timedFields(name: string, body: string, sampleData?: string) {
 	const id = addTemplate(sb, body, sampleData);
-	const started = performance.now();
+	const stop = stopwatch();
 	const answer = await fieldsOf(byId(id));
-	const ms = performance.now() - started;
-	figures.push(`  ${ms.toFixed(0).padStart(5)} ms  ${name}`);
-	expect(ms).toBeLessThan(LIMIT_MS);
+	const timing = stop();
+	figures.push(figure(timing, name));
+	expect(timing.cpuMs).toBeLessThan(LIMIT.cpuMs);
+	expect(timing.wallMs).toBeLessThan(LIMIT.wallMs);
 	return answer;
 }
 

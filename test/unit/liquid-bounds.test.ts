@@ -4,14 +4,21 @@
  * body or sample (megabyte scale) answers within 1 s (each figure printed), with the fields it
  * can list or a `TemplateTooLarge` that says which bound it passed. The issue's target is the
  * editor's answer within 1 s; these run the pure reader, without the editor's size bound.
+ * Asserted on CPU time (1 s) and, generously, on the clock (5 s): the machine may be busy.
  */
 import { TEMPLATE_BOUNDS, TemplateTooLarge } from '../../nodes/shared/helpers/bounds';
 import { variablesOf } from '../../nodes/shared/helpers/liquid';
 import { payloadFromMapping, templateFields } from '../../nodes/shared/helpers/mapping';
-import { hostileBodies, hostileSamples, keys, timed } from './pathological-templates';
+import {
+	figure,
+	hostileBodies,
+	hostileSamples,
+	keys,
+	LIMIT,
+	timed,
+} from './pathological-templates';
 
 const MB = 1024 * 1024;
-const LIMIT_MS = 1000;
 const figures: string[] = [];
 
 afterAll(() => {
@@ -21,8 +28,9 @@ afterAll(() => {
 /** Runs the work, prints its figure, and requires an answer within the limit. */
 function within<T>(name: string, work: () => T) {
 	const outcome = timed(work);
-	figures.push(`  ${outcome.ms.toFixed(0).padStart(5)} ms  ${name}`);
-	expect(outcome.ms).toBeLessThan(LIMIT_MS);
+	figures.push(figure(outcome.timing, name));
+	expect(outcome.timing.cpuMs).toBeLessThan(LIMIT.cpuMs);
+	expect(outcome.timing.wallMs).toBeLessThan(LIMIT.wallMs);
 	return outcome;
 }
 
