@@ -229,4 +229,33 @@ describe('an empty list or object field shows no error before the user types', (
 			customer: {},
 		});
 	});
+
+	test('at run time the same bounds hold: a mapping beyond them is refused naming the item, nothing sent', async () => {
+		sb.resetRequests();
+		const deep = Array.from({ length: 33 }, (_, i) => `p${i}`).join('.');
+		const refused = await run(
+			sb,
+			{
+				...mapped({ number: 'A-3' }),
+				mappedFields: {
+					mappingMode: 'autoMapInputData',
+					value: null,
+					schema: [
+						{ id: 'number', type: 'string' },
+						{ id: deep, type: 'string' },
+					],
+				} as unknown as INodeParameters,
+			},
+			[{ number: 'A-3' }],
+		);
+		expect(refused.error!.message).toMatch(
+			/^The template field "p0\.p1\.p2.*" is nested deeper than 32 levels \(item 1\)$/,
+		);
+		const many = Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`f${i}`, 'x']));
+		const tooMany = await run(sb, mapped(many));
+		expect(tooMany.error!.message).toBe(
+			'Template Fields maps 2,001 fields, more than the 2,000 a document is built from (item 1)',
+		);
+		expect(apiRequests(sb)).toEqual([]);
+	});
 });

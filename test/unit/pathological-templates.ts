@@ -38,6 +38,7 @@ export const hostileSamples: Record<string, () => string> = {
 	'8,000 keys': () => keys(8000),
 	'100,000 keys': () => keys(100000),
 	'nested 50,000 levels deep': () => `${'{"a":'.repeat(50000)}1${'}'.repeat(50000)}`,
+	'a list whose first item has 8,000 keys': () => `{"lines":[${keys(8000)}]}`,
 	'8,000 keys nested under one another in pairs': () =>
 		JSON.stringify(Object.fromEntries(Array.from({ length: 8000 }, (_, i) => [`k${i}`, { v: i }]))),
 };

@@ -88,11 +88,12 @@ export function parseSampleData(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-/** The keys of a list's first item, when it is an object: what the list's items hold. */
-function firstItemKeys(value: unknown): string[] {
-	return Array.isArray(value) && value[0] && typeof value[0] === 'object'
-		? Object.keys(value[0] as IDataObject)
-		: [];
+/** The keys of a list's first item, when it is an object: what the list's items hold (bounded). */
+function firstItemKeys(value: unknown, path: string): string[] {
+	if (!Array.isArray(value) || !value[0] || typeof value[0] !== 'object') return [];
+	const keys = Object.keys(value[0] as IDataObject);
+	if (keys.length > TEMPLATE_BOUNDS.fields) throw tooManyFields(`the list "${path}" has`);
+	return keys;
 }
 
 /** Every proper prefix of the given paths: the names some other path lies under. */
@@ -112,7 +113,7 @@ function variableFields(
 		// `items` when `items.sku` is read too: the parts are the item fields.
 		const parents = parentSet(variable.itemFields);
 		const itemFields = variable.itemFields.filter((field) => !parents.has(field));
-		if (!itemFields.length) itemFields.push(...firstItemKeys(value));
+		if (!itemFields.length) itemFields.push(...firstItemKeys(value, variable.path));
 		return {
 			path: variable.path,
 			type: variable.collection ? 'array' : typeOf(value ?? ''),
@@ -187,7 +188,7 @@ export function templateFields(body: unknown, sampleData: unknown): TemplateFiel
 			type: typeOf(value),
 			printed: false,
 			sampleOnly: true,
-			itemFields: firstItemKeys(value),
+			itemFields: firstItemKeys(value, path),
 			sample: value,
 		});
 	}
