@@ -3,8 +3,13 @@
  * template record is read once (its body and sample data); when its fields cannot be listed,
  * the editor says why in one line and how to go on.
  */
-import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type ILoadOptionsFunctions,
+	type ResourceMapperFields,
+} from 'n8n-workflow';
 
+import { TemplateTooLarge } from '../../shared/helpers/bounds';
 import { asNodeError } from '../../shared/helpers/items';
 import { mapperFields, templateFields } from '../../shared/helpers/mapping';
 import { parseId } from '../../shared/helpers/parse';
@@ -56,7 +61,16 @@ export async function getTemplateFields(
 	}
 	const body = template.body || template.body_draft;
 	const sample = template.sample_data || template.sample_data_draft;
-	const fields = templateFields(body, sample);
+	let fields;
+	try {
+		fields = templateFields(body, sample);
+	} catch (error) {
+		if (!(error instanceof TemplateTooLarge))
+			throw new NodeOperationError(this.getNode(), error as Error);
+		return notice(
+			`This template's fields are not listed here: ${error.reason}. Map its data as JSON: set Payload Mode to JSON. Fields mapped below are still sent.`,
+		);
+	}
 	if (!fields.length)
 		return notice(
 			`This template reads no variables and has no sample data, so there is nothing to map: add data with Payload Mode JSON or Fields if it needs any.`,

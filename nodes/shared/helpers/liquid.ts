@@ -5,7 +5,21 @@
  *
  * Left out: a loop's own variable (`line`) and `forloop`/`tablerowloop`, names made by
  * `assign`, `capture`, `increment` and `decrement`, literals, operators and filter names.
+ *
+ * Bounded whatever the template: it reads in time linear in the body (see `liquid-scan.ts`),
+ * keeps at most `TEMPLATE_BOUNDS.fields` variables and paths of at most
+ * `TEMPLATE_BOUNDS.depth` parts, and refuses more with a `TemplateTooLarge`.
  */
+
+import {
+	loopRange,
+	namesMadeIn,
+	eachReference,
+	tokens,
+	withoutNamedArguments,
+	withoutStrings,
+} from './liquid-scan';
+import { Blocks, checkDepth, Variables, type Binding } from './liquid-scope';
 
 export interface LiquidVariable {
 	/** The dotted path from the data's root, e.g. `customer.name`. */
@@ -20,13 +34,6 @@ export interface LiquidVariable {
 	defaulted: boolean;
 }
 
-/** A loop variable: the collection it walks (a root path) and where in an item it points. */
-interface Binding {
-	collection?: string;
-	prefix: string[];
-}
-
-const TOKEN = /\{\{-?([\s\S]*?)-?\}\}|\{%-?([\s\S]*?)-?%\}/g;
 /** Operators, literals and loop options: words of the language, not of the data. */
 const WORDS = new Set(
 	'and or not contains true false nil null empty blank in with as for by limit offset reversed cols else'.split(
@@ -37,68 +44,28 @@ const LOOP_OBJECTS = new Set(['forloop', 'tablerowloop']);
 /** Properties Liquid gives arrays and strings; `first`/`last` say the value is a list. */
 const LIST_PROPERTIES = new Set(['first', 'last']);
 const PROPERTIES = new Set(['size', ...LIST_PROPERTIES]);
-const REFERENCE =
-	/[A-Za-z_][\w-]*(?:\s*\.\s*[A-Za-z_][\w-]*|\s*\[\s*(?:\d+|[A-Za-z_][\w.-]*|\uE000\d+\uE000)\s*\])*/g;
-const STRING = /"[^"]*"|'[^']*'/g;
 
-/** An expression with its string literals set aside (as `\0N\0`), so that nothing in them counts. */
-function withoutStrings(text: string): { text: string; strings: string[] } {
-	const strings: string[] = [];
-	const replaced = text.replace(STRING, (literal) => {
-		strings.push(literal.slice(1, -1));
-		return `\uE000${strings.length - 1}\uE000`;
-	});
-	return { text: replaced, strings };
-}
-
-/** The segments of a reference: `lines[0].name` → lines, 0, name; `a["b c"]` → a, b c. */
-function segments(reference: string, strings: string[]): string[] {
-	const parts: string[] = [];
-	for (const match of reference.matchAll(/[A-Za-z_][\w-]*|\[\s*([^\]]+?)\s*\]/g)) {
-		if (match[1] === undefined) parts.push(match[0]);
-		else {
-			const inner = match[1];
-			const literal = /^\uE000(\d+)\uE000$/.exec(inner);
-			if (literal) parts.push(strings[Number(literal[1])]);
-			else if (/^\d+$/.test(inner)) parts.push('[]');
-			// A variable index (`lines[i]`) reads an item; `i` itself is read elsewhere.
-			else parts.push('[]');
-		}
+/** A reference's tail without trailing list properties and indexes, and whether one said list. */
+function withoutListTail(rest: string[]): { tail: string[]; list: boolean } {
+	let end = rest.length;
+	let list = false;
+	while (end && (PROPERTIES.has(rest[end - 1]) || rest[end - 1] === '[]')) {
+		if (LIST_PROPERTIES.has(rest[end - 1]) || rest[end - 1] === '[]') list = true;
+		end--;
 	}
-	return parts;
+	return { tail: rest.slice(0, end), list };
 }
 
 class Reader {
-	private readonly found = new Map<string, LiquidVariable>();
-	private readonly scopes: Array<Map<string, Binding>> = [];
-	/** Block tags that open a scope, innermost last. */
-	private readonly blocks: string[] = [];
-	/** Per open block, the paths its condition reads: printed inside, they are optional. */
-	private readonly guards: string[][] = [];
-	/** The root paths the expression being read reads. */
-	private reads: string[] = [];
+	private readonly variables = new Variables();
+	private readonly blocks = new Blocks();
+	/** The root paths the condition being read reads (none kept outside a condition). */
+	private reads: string[] | undefined;
 
 	constructor(private readonly made: Set<string>) {}
 
-	variables(): LiquidVariable[] {
-		return [...this.found.values()];
-	}
-
-	private variable(path: string): LiquidVariable {
-		let entry = this.found.get(path);
-		if (!entry) {
-			entry = { path, collection: false, itemFields: [], printed: false, defaulted: false };
-			this.found.set(path, entry);
-		}
-		return entry;
-	}
-
-	private binding(name: string): Binding | undefined {
-		for (let i = this.scopes.length - 1; i >= 0; i--) {
-			const found = this.scopes[i].get(name);
-			if (found) return found;
-		}
-		return undefined;
+	list(): LiquidVariable[] {
+		return this.variables.list();
 	}
 
 	/**
@@ -108,41 +75,30 @@ class Reader {
 	private reference(parts: string[], how: { printed?: boolean; defaulted?: boolean }): Binding {
 		const [root, ...rest] = parts;
 		if (root === undefined || LOOP_OBJECTS.has(root) || this.made.has(root)) return { prefix: [] };
-		let tail = rest;
-		let list = false;
-		while (
-			tail.length &&
-			(PROPERTIES.has(tail[tail.length - 1]) || tail[tail.length - 1] === '[]')
-		) {
-			if (LIST_PROPERTIES.has(tail[tail.length - 1]) || tail[tail.length - 1] === '[]') list = true;
-			tail = tail.slice(0, -1);
-		}
-		const local = this.binding(root);
+		checkDepth(parts);
+		const { tail, list } = withoutListTail(rest);
+		const local = this.blocks.binding(root);
 		if (local) {
 			const within = [...local.prefix, ...tail.filter((p) => p !== '[]')];
-			if (local.collection && within.length) {
-				const field = within.join('.');
-				const entry = this.variable(local.collection);
-				if (!entry.itemFields.includes(field)) entry.itemFields.push(field);
-			}
+			checkDepth(within);
+			if (local.collection && within.length)
+				this.variables.addItemField(local.collection, within.join('.'));
 			return { collection: local.collection, prefix: within };
 		}
 		// `lines[0].name`: the list `lines`, whose items have a `name`.
 		const index = tail.indexOf('[]');
 		const path = [root, ...(index >= 0 ? tail.slice(0, index) : tail)].join('.');
-		const entry = this.variable(path);
-		this.reads.push(path);
+		const entry = this.variables.get(path);
+		this.reads?.push(path);
 		// A value printed only where a condition on it holds (`{% if vat %}{{ vat }}`) is optional.
-		if (how.printed && this.guards.some((guard) => guard.includes(path))) {
-			how = { defaulted: true };
-		}
+		if (how.printed && this.blocks.isGuarded(path)) how = { defaulted: true };
 		if (index >= 0 || (list && !tail.length)) {
 			entry.collection = true;
 			const field = tail
 				.slice(index + 1)
 				.filter((p) => p !== '[]')
 				.join('.');
-			if (index >= 0 && field && !entry.itemFields.includes(field)) entry.itemFields.push(field);
+			if (index >= 0 && field) this.variables.addItemField(path, field);
 		} else if (list) entry.collection = true;
 		if (how.printed) entry.printed = true;
 		if (how.defaulted) entry.defaulted = true;
@@ -157,25 +113,40 @@ class Reader {
 		let first: Binding | undefined;
 		const scan = (part: string, printed: boolean) => {
 			// Named arguments (`key: value`) and filter names are not variables.
-			const cleaned = part.replace(/[A-Za-z_][\w-]*\s*:/g, ' ');
-			for (const match of cleaned.matchAll(REFERENCE)) {
-				const before = cleaned.slice(0, match.index).trimEnd();
-				if (before.endsWith('.')) continue;
-				const parts = segments(match[0], strings);
-				if (parts.length === 1 && WORDS.has(parts[0])) continue;
-				const found = this.reference(parts, {
-					printed: printed && !defaulted,
-					defaulted: printed && defaulted,
-				});
+			const how = { printed: printed && !defaulted, defaulted: printed && defaulted };
+			eachReference(withoutNamedArguments(part), strings, (parts) => {
+				if (parts.length === 1 && WORDS.has(parts[0])) return;
+				const found = this.reference(parts, how);
 				first ??= found;
-			}
+			});
 		};
 		scan(head, !!how.printed);
 		for (const filter of filters) scan(filter.replace(/^\s*[A-Za-z_][\w-]*/, ''), false);
 		return first;
 	}
 
-	tag(source: string): void {
+	/** A `for` or `tablerow` tag's loop: its collection read, its variable bound. */
+	private loop(rest: string): void {
+		const loop = /^\s*([\w-]+)\s+in\s+([\s\S]*)$/.exec(rest);
+		if (!loop) return;
+		const range = loopRange(loop[2]);
+		let binding: Binding = { prefix: [] };
+		if (range) {
+			this.expression(`${range.from} ${range.to}`);
+			this.expression(range.rest);
+		} else {
+			const [collection, ...options] = loop[2].trim().split(/\s+/);
+			const found = this.expression(collection);
+			if (found?.collection) {
+				binding = found;
+				if (!found.prefix.length) this.variables.get(found.collection).collection = true;
+			}
+			this.expression(options.join(' '));
+		}
+		this.blocks.bind(loop[1], binding);
+	}
+
+	tag(source: string, inLiquid = false): void {
 		const trimmed = source.trim();
 		const name = /^[A-Za-z_#]\w*/.exec(trimmed)?.[0] ?? '';
 		const rest = trimmed.slice(name.length);
@@ -186,10 +157,13 @@ class Reader {
 			case 'case':
 			case 'when':
 			case 'cycle': {
-				this.reads = [];
+				const reads: string[] = [];
+				this.reads = reads;
 				this.expression(rest.replace(/==|!=|<>|<=|>=|<|>|,/g, ' '));
-				if (name === 'if' || name === 'unless' || name === 'case') this.open(name, this.reads);
-				else if (name === 'elsif') this.guards[this.guards.length - 1]?.push(...this.reads);
+				this.reads = undefined;
+				if (name === 'if' || name === 'unless' || name === 'case')
+					this.blocks.push(name, name === 'if' ? reads : []);
+				else if (name === 'elsif') this.blocks.guard(reads);
 				return;
 			}
 			case 'echo':
@@ -199,27 +173,10 @@ class Reader {
 				this.expression(rest.replace(/^\s*[\w-]+\s*=/, ''));
 				return;
 			case 'for':
-			case 'tablerow': {
-				const loop = /^\s*([\w-]+)\s+in\s+([\s\S]*)$/.exec(rest);
-				this.open(name);
-				if (!loop) return;
-				const range = /^\s*\(([\s\S]*?)\.\.([\s\S]*?)\)/.exec(loop[2]);
-				let binding: Binding = { prefix: [] };
-				if (range) {
-					this.expression(`${range[1]} ${range[2]}`);
-					this.expression(loop[2].slice(range[0].length));
-				} else {
-					const [collection, ...options] = loop[2].trim().split(/\s+/);
-					const found = this.expression(collection);
-					if (found?.collection) {
-						binding = found;
-						if (!found.prefix.length) this.variable(found.collection).collection = true;
-					}
-					this.expression(options.join(' '));
-				}
-				this.scopes[this.scopes.length - 1].set(loop[1], binding);
+			case 'tablerow':
+				this.blocks.push(name, []);
+				this.loop(rest);
 				return;
-			}
 			case 'include':
 			case 'render': {
 				// `render 'name', key: value` / `with expr` / `for expr as x`: the values are read.
@@ -228,58 +185,45 @@ class Reader {
 				return;
 			}
 			case 'liquid':
-				for (const line of rest.split('\n')) if (line.trim()) this.tag(line);
+				// Each line a tag; a `liquid` line inside one is not read again.
+				if (!inLiquid) for (const line of rest.split('\n')) if (line.trim()) this.tag(line, true);
 				return;
 			case 'capture':
 			case 'comment':
 			case 'raw':
-				this.open(name);
+				this.blocks.push(name, []);
 				return;
 			default:
-				if (name.startsWith('end')) this.close(name.slice(3));
+				if (name.startsWith('end')) this.blocks.close(name.slice(3));
 		}
-	}
-
-	private open(block: string, guard: string[] = []): void {
-		this.blocks.push(block);
-		this.scopes.push(new Map());
-		this.guards.push(block === 'if' ? [...guard] : []);
-	}
-
-	private close(block: string): void {
-		const at = this.blocks.lastIndexOf(block);
-		if (at < 0) return;
-		this.blocks.length = at;
-		this.scopes.length = at;
-		this.guards.length = at;
 	}
 
 	/** Whether text inside the current block is not Liquid (comment, raw). */
 	skipping(): boolean {
-		return this.blocks.includes('comment') || this.blocks.includes('raw');
+		return this.blocks.isOpen('comment') || this.blocks.isOpen('raw');
 	}
 }
 
 /** Names the template makes itself (`assign`, `capture`, `increment`, `decrement`). */
 function madeNames(body: string): Set<string> {
 	const names = new Set<string>();
-	const made = /(?:^|\n)\s*(?:assign|capture|increment|decrement)\s+([A-Za-z_][\w-]*)/g;
-	for (const [, , tag] of body.matchAll(TOKEN))
-		if (tag !== undefined) for (const match of tag.matchAll(made)) names.add(match[1]);
+	for (const token of tokens(body)) if (token.kind === 'tag') namesMadeIn(token.content, names);
 	return names;
 }
 
-/** The variables a template body reads, in the order they first appear. */
+/**
+ * The variables a template body reads, in the order they first appear. In time linear in the
+ * body; more variables or deeper paths than `TEMPLATE_BOUNDS` allows: a `TemplateTooLarge`.
+ */
 export function variablesOf(body: string): LiquidVariable[] {
 	const reader = new Reader(madeNames(body));
-	for (const match of body.matchAll(TOKEN)) {
-		const [, output, tag] = match;
+	for (const { kind, content } of tokens(body)) {
 		if (reader.skipping()) {
-			if (tag !== undefined && /^\s*end(comment|raw)\b/.test(tag)) reader.tag(tag);
+			if (kind === 'tag' && /^\s*end(comment|raw)\b/.test(content)) reader.tag(content);
 			continue;
 		}
-		if (output !== undefined) reader.expression(output, { printed: true });
-		else if (tag !== undefined && !tag.trim().startsWith('#')) reader.tag(tag);
+		if (kind === 'output') reader.expression(content, { printed: true });
+		else if (!content.trim().startsWith('#')) reader.tag(content);
 	}
-	return reader.variables();
+	return reader.list();
 }

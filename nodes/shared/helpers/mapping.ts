@@ -1,118 +1,18 @@
 /**
  * A template's own fields, both ways: the fields Create's Template Fields lists for a template
- * (from the variables its body reads and its sample data), and the payload a run sends from
- * the values mapped onto them (nested by their dotted names, with their types). Pure.
+ * (from the variables its body reads and its sample data, see `template-fields.ts`), and the
+ * payload a run sends from the values mapped onto them (nested by their dotted names, with
+ * their types). Pure.
  */
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
+import { TEMPLATE_BOUNDS } from './bounds';
 import { tryParseJson } from './json';
-import { variablesOf, type LiquidVariable } from './liquid';
 import { InputError, preview } from './parse';
 import { payloadFromFields } from './payload';
+import type { TemplateField } from './template-fields';
 
-/** What the field list shows of one field, and what a run needs of it. */
-export interface TemplateField {
-	path: string;
-	type: FieldType;
-	/** Printed by the template without a `default` (left empty, it prints blank). */
-	printed: boolean;
-	/** Only in the sample data (read through a snippet, or not at all). */
-	sampleOnly: boolean;
-	/** A loop's collection: what the template reads of each item. */
-	itemFields: string[];
-	/** The sample data's value at the path, if any. */
-	sample?: unknown;
-}
-
-/** The type of a JSON value as the resource mapper names it. */
-function typeOf(value: unknown): FieldType {
-	if (Array.isArray(value)) return 'array';
-	if (value !== null && typeof value === 'object') return 'object';
-	if (typeof value === 'number') return 'number';
-	if (typeof value === 'boolean') return 'boolean';
-	return 'string';
-}
-
-/** The sample data's values by dotted path: leaves, and lists whole (with their items' keys). */
-function samplePaths(sample: unknown): Map<string, unknown> {
-	const paths = new Map<string, unknown>();
-	const walk = (value: unknown, prefix: string) => {
-		if (value && typeof value === 'object' && !Array.isArray(value)) {
-			const entries = Object.entries(value as IDataObject);
-			if (!entries.length && prefix) paths.set(prefix, value);
-			for (const [key, child] of entries) walk(child, prefix ? `${prefix}.${key}` : key);
-		} else if (prefix) paths.set(prefix, value);
-	};
-	walk(sample, '');
-	return paths;
-}
-
-/** The sample data of a template record: a JSON object in a string (or an object). */
-export function parseSampleData(value: unknown): IDataObject | undefined {
-	let data = value;
-	if (typeof value === 'string') {
-		const parsed = tryParseJson(value);
-		data = 'value' in parsed ? parsed.value : undefined;
-	}
-	return data && typeof data === 'object' && !Array.isArray(data)
-		? (data as IDataObject)
-		: undefined;
-}
-
-const under = (path: string, parent: string) => path.startsWith(`${parent}.`);
-
-/**
- * The fields of a template: every variable its body reads (a loop's collection as one list
- * field), then the paths only its sample data has. A path another one lies under is left
- * out (`customer` when `customer.name` is read), unless it is a list.
- */
-export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
-	const variables: LiquidVariable[] = typeof body === 'string' ? variablesOf(body) : [];
-	const sample = samplePaths(parseSampleData(sampleData) ?? {});
-	const fields: TemplateField[] = [];
-	for (const variable of variables) {
-		const value = sample.get(variable.path);
-		const itemFields = variable.itemFields.filter(
-			(field) => !variable.itemFields.some((other) => under(other, field)),
-		);
-		if (!itemFields.length && Array.isArray(value) && value[0] && typeof value[0] === 'object')
-			itemFields.push(...Object.keys(value[0] as IDataObject));
-		fields.push({
-			path: variable.path,
-			type: variable.collection ? 'array' : typeOf(value ?? ''),
-			printed: variable.printed,
-			sampleOnly: false,
-			itemFields,
-			...(value === undefined ? {} : { sample: value }),
-		});
-	}
-	// `customer` when `customer.name` is read too: the parts are the fields.
-	const withoutParents = (list: TemplateField[]) =>
-		list.filter(
-			(field) => field.type === 'array' || !list.some((other) => under(other.path, field.path)),
-		);
-	fields.splice(0, fields.length, ...withoutParents(fields));
-	const isList = (path: string) => fields.some((f) => f.path === path && f.type === 'array');
-	for (const [path, value] of sample) {
-		// Inside a list, or a name the body reads already (or reads parts of).
-		const known = fields.some((f) => f.path === path || under(f.path, path) || under(path, f.path));
-		if (known) continue;
-		const list = [...sample.keys()].find((p) => isList(p) && under(path, p));
-		if (list) continue;
-		fields.push({
-			path,
-			type: typeOf(value),
-			printed: false,
-			sampleOnly: true,
-			itemFields:
-				Array.isArray(value) && value[0] && typeof value[0] === 'object'
-					? Object.keys(value[0] as IDataObject)
-					: [],
-			sample: value,
-		});
-	}
-	return withoutParents(fields);
-}
+export { parseSampleData, templateFields, type TemplateField } from './template-fields';
 
 /**
  * How the field list names a field: its path, whether it is optional (first: the editor cuts
@@ -128,6 +28,13 @@ export function fieldLabel(field: TemplateField): string {
 	return parts.join(' ');
 }
 
+/**
+ * What a list or object field holds before the user types: the empty list or object as JSON
+ * text. n8n's editor shows these fields in a JSON editor whose linter marks an empty text as
+ * an error; `[]` and `{}` are valid JSON, and a run does not send them (left empty).
+ */
+const EMPTY_JSON: Partial<Record<FieldType, string>> = { array: '[]', object: '{}' };
+
 /** The resource mapper's fields for a template. */
 export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
 	return fields.map((field) => ({
@@ -138,7 +45,18 @@ export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
 		defaultMatch: false,
 		canBeUsedToMatch: false,
 		display: true,
+		...(EMPTY_JSON[field.type] === undefined ? {} : { defaultValue: EMPTY_JSON[field.type] }),
 	}));
+}
+
+/**
+ * A value that leaves its field empty: nothing, an empty text in a typed field, and, as the
+ * editor left it (`untouched`), a list or object field's `[]`/`{}` text.
+ */
+function isLeftEmpty(value: unknown, type: FieldType | undefined, untouched: boolean): boolean {
+	if (value === undefined || value === null) return true;
+	if (typeof value !== 'string' || type === undefined || type === 'string') return false;
+	return value === '' || (untouched && value.trim() === EMPTY_JSON[type]);
 }
 
 /** A mapped field's schema as n8n stores it beside the values. */
@@ -202,11 +120,32 @@ export function typedValue(id: string, type: FieldType | undefined, value: unkno
 	}
 }
 
+/** The fields a run maps, within the bounds the field list has: refused naming the field. */
+function checkMappedIds(ids: string[]): void {
+	const { fields, depth } = TEMPLATE_BOUNDS;
+	if (ids.length > fields)
+		throw new InputError(
+			`Template Fields maps ${ids.length.toLocaleString('en-US')} fields, more than the ${fields.toLocaleString('en-US')} a document is built from`,
+			'Send this much data as one object: set Payload Mode to JSON, e.g. {{ $json }}',
+		);
+	for (const id of ids) {
+		let parts = 1;
+		for (let dot = id.indexOf('.'); dot >= 0 && parts <= depth; dot = id.indexOf('.', dot + 1))
+			parts++;
+		if (parts > depth)
+			throw new InputError(
+				`The template field "${preview(id, 60)}" is nested deeper than ${depth} levels`,
+				'Map the object at a higher level as one field (an object field takes JSON), or set Payload Mode to JSON',
+			);
+	}
+}
+
 /**
  * The payload from Template Fields: the values mapped below (`defineBelow`), or the input
  * item's fields of the same names (`autoMapInputData`: a name with dots is looked up as it is,
  * then as a path into nested objects), each in its field's type, nested by the dotted names.
- * Fields left empty are not sent.
+ * Fields left empty (mapped below, a list or object field still `[]`/`{}` as text) are not sent. At most `TEMPLATE_BOUNDS.fields` fields, each of at most
+ * `TEMPLATE_BOUNDS.depth` levels.
  */
 export function payloadFromMapping(
 	mapping: IDataObject | undefined,
@@ -221,12 +160,12 @@ export function payloadFromMapping(
 	const ids = auto
 		? schema.filter((field) => !field.removed).map((field) => field.id)
 		: Object.keys(values);
+	checkMappedIds(ids);
 	const rows: IDataObject[] = [];
 	for (const id of ids) {
 		const value = auto ? valueAtPath(input, id) : values[id];
-		if (value === undefined || value === null) continue;
 		const type = typeOfField.get(id);
-		if (value === '' && type !== undefined && type !== 'string') continue;
+		if (isLeftEmpty(value, type, !auto)) continue;
 		rows.push({ key: id, value: typedValue(id, type, value) as IDataObject[string] });
 	}
 	return payloadFromFields(rows);

@@ -37,14 +37,15 @@ export function payloadFromFields(rows: unknown): IDataObject {
 		}
 		let target = payload;
 		path.forEach((part, depth) => {
-			const sofar = path.slice(0, depth + 1).join('.');
+			// Only an error needs the name so far: joined there, the loop stays linear.
+			const sofar = () => path.slice(0, depth + 1).join('.');
 			const existing = Object.prototype.hasOwnProperty.call(target, part)
 				? target[part]
 				: undefined;
 			if (depth === path.length - 1) {
 				if (existing !== undefined) {
 					throw new InputError(
-						`The payload ${where} sets "${sofar}", which another field already sets`,
+						`The payload ${where} sets "${sofar()}", which another field already sets`,
 						'Give each name once; to build a list, put the whole list in one field with an expression',
 					);
 				}
@@ -59,8 +60,8 @@ export function payloadFromFields(rows: unknown): IDataObject {
 			} else {
 				// A value another row set (even an object from an expression) is not a level.
 				throw new InputError(
-					`The payload ${where} puts a name under "${sofar}", which another field sets to a value`,
-					`Use either "${sofar}" or names under it such as "${sofar}.name", not both`,
+					`The payload ${where} puts a name under "${sofar()}", which another field sets to a value`,
+					`Use either "${sofar()}" or names under it such as "${sofar()}.name", not both`,
 				);
 			}
 		});
