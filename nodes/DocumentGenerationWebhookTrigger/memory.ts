@@ -7,11 +7,13 @@
  */
 
 /**
- * At most `max` entries, each forgotten `ttlMs` after it was last set; past `max` the entry
- * set longest ago goes first. Every operation is O(1) but `set`, which evicts in order.
+ * At most `max` entries, each forgotten `ttlMs` after it was last set, or once `max / 2` newer
+ * entries were set since (two generations: when the young one is full, it becomes the old one
+ * and the old one is dropped). Every operation is O(1), whatever was set or deleted before.
  */
 export class Recent<V> {
-	private readonly entries = new Map<string, { value: V; until: number }>();
+	private young = new Map<string, { value: V; until: number }>();
+	private old = new Map<string, { value: V; until: number }>();
 
 	constructor(
 		private readonly max: number,
@@ -19,28 +21,27 @@ export class Recent<V> {
 	) {}
 
 	get(key: string, nowMs: number): V | undefined {
-		const entry = this.entries.get(key);
-		if (!entry) return undefined;
-		if (entry.until > nowMs) return entry.value;
-		this.entries.delete(key);
-		return undefined;
+		const entry = this.young.get(key) ?? this.old.get(key);
+		return entry && entry.until > nowMs ? entry.value : undefined;
 	}
 
 	set(key: string, value: V, nowMs: number): void {
-		this.entries.delete(key);
-		this.entries.set(key, { value, until: nowMs + this.ttlMs });
-		for (const [oldest, entry] of this.entries) {
-			if (this.entries.size <= this.max && entry.until > nowMs) break;
-			this.entries.delete(oldest);
+		this.old.delete(key);
+		this.young.set(key, { value, until: nowMs + this.ttlMs });
+		if (this.young.size >= Math.ceil(this.max / 2)) {
+			this.old = this.young;
+			this.young = new Map();
 		}
 	}
 
 	delete(key: string): void {
-		this.entries.delete(key);
+		this.young.delete(key);
+		this.old.delete(key);
 	}
 
+	/** Entries held (expired ones included until their generation is dropped). */
 	get size(): number {
-		return this.entries.size;
+		return this.young.size + this.old.size;
 	}
 }
 

@@ -17,8 +17,9 @@ import { verifySignature } from './signature';
 
 /**
  * Delivery ids of this process, per trigger: a pending one holds the first copy's outcome
- * (whether it ended without an error). At most 10,000 ids (all triggers together, about 1 MB),
- * each kept 24 hours: longer than the service keeps sending one delivery again.
+ * (whether it ended without an error). At most 10,000 ids (all triggers together, about 3 MB),
+ * each kept 24 hours (longer than the service keeps sending one delivery again) unless 5,000
+ * newer deliveries came since.
  */
 const deliveries = new Recent<Promise<boolean> | 'done'>(10_000, 24 * 60 * 60 * 1000);
 
