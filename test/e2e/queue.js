@@ -264,7 +264,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		// Copies of one delivery arriving together at one process: the service sends a delivery
 		// again when a large file made n8n's answer slow, while the first is still downloading.
 		const z = newDocument();
-		sb.faults.add({ type: 'delay', delayMs: 1500, path: '/files/', times: 4 });
+		const slowFile = sb.faults.add({ type: 'delay', delayMs: 1500, path: '/files/', times: 4 });
 		const beforeCopies = await runs();
 		const copies = await Promise.all(
 			Array.from({ length: 4 }, () =>
@@ -274,6 +274,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 		await common.until(async () => (await runs()) >= beforeCopies + 1, 30_000);
 		await sleep(3000);
 		const copyRuns = (await runs()) - beforeCopies;
+		sb.faults.remove(slowFile);
 		check(
 			'four copies of one signed delivery arriving together at one webhook process (its file slow) start one execution, every copy answered 2xx',
 			copies.every((d) => d.status === 200) && copyRuns === 1 && reads(z) === 1,
