@@ -174,6 +174,34 @@ describe('bodies as the service sends them', () => {
 	});
 });
 
+describe('the quota warning among the events', () => {
+	test('alone: one hook, and document deliveries start nothing', async () => {
+		const t = await activated({ events: ['quotaWarning'] });
+		expect([...sb.webhooks.hooks.values()].map((h) => h.event)).toEqual(['quota.warning']);
+		expect((await sb.webhooks.send(t.url, deliverable())).status).toBe(200);
+		expect(t.executions()).toHaveLength(0);
+		await sb.webhooks.quotaWarning();
+		expect(t.executions()).toHaveLength(1);
+	});
+
+	test('an event the trigger does not know, or none, fails activation naming the choices', async () => {
+		for (const events of [['quotaWarning', 'quota'], []]) {
+			trigger = await createWebhookTrigger({
+				parameters: { workspaceId: locator(billing()), events },
+				credentials: withSecret(),
+			});
+			await expect(trigger.create()).rejects.toMatchObject({
+				message: expect.stringMatching(
+					events.length ? /"quota" is not one the trigger knows/ : /No event is chosen/,
+				),
+				description: expect.stringMatching(/Quota Warning/),
+			});
+			await trigger.close();
+		}
+		expect(sb.webhooks.hooks.size).toBe(0);
+	});
+});
+
 describe('without a signing secret', () => {
 	test('the same answer whatever the id: unknown, draft, finished, another template, junk, a quota warning', async () => {
 		const t = await activated(
