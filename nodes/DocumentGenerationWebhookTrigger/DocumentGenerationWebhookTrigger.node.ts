@@ -35,8 +35,9 @@ const webhookEvents: INodeProperties = {
 		'Which events start the workflow. A document generated again fires again; a quota warning fires once per warning.',
 };
 
+/** "When a document is ready", "… or fails", "… or the quota runs low", from the Events. */
 const SUBTITLE =
-	'={{ (() => { const e = $parameter["events"] || []; const d = e.includes("failure") ? (e.includes("success") ? "a document is ready or fails" : "a document fails") : (e.includes("success") ? "a document is ready" : ""); const q = e.includes("quotaWarning") ? "the quota runs low" : ""; return "When " + [d, q].filter(Boolean).join(" or "); })() }}';
+	'={{ "When " + [($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "a document is ready or fails" : "a document fails") : (($parameter["events"] || []).includes("success") ? "a document is ready" : ""), ($parameter["events"] || []).includes("quotaWarning") ? "the quota runs low" : ""].filter(String).join(" or ") }}';
 
 export class DocumentGenerationWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {

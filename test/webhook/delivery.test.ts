@@ -1,7 +1,11 @@
 /**
  * Unit tests of the webhook trigger's pure parts: what a delivery body holds, the items made
- * from it, and the bounded memories of the process (nodes/DocumentGenerationWebhookTrigger/).
+ * from it, and the bounded memories of the process (nodes/DocumentGenerationWebhookTrigger/);
+ * and its subtitle as n8n evaluates it (needs `npm run build` first).
  */
+import { Workflow, type INode, type INodeParameters } from 'n8n-workflow';
+
+import { loadPackage } from '../harness';
 import {
 	deliveryBody,
 	documentItem,
@@ -90,5 +94,35 @@ describe('bounded memories', () => {
 		expect(budget.take(1000)).toBe(true);
 		expect(budget.take(1005)).toBe(false);
 		expect(budget.take(1010)).toBe(true);
+	});
+});
+
+describe('the subtitle', () => {
+	test('names the chosen events, the quota warning included', async () => {
+		const pkg = await loadPackage();
+		const subtitle = (parameters: INodeParameters) => {
+			const node: INode = {
+				id: 's',
+				name: 'Subtitle',
+				type: pkg.fullName('documentGenerationWebhookTrigger'),
+				typeVersion: 1,
+				position: [0, 0],
+				parameters,
+			};
+			const workflow = new Workflow({
+				nodes: [node],
+				connections: {},
+				active: false,
+				nodeTypes: pkg.nodeTypes,
+			});
+			const { subtitle: expression } = pkg.nodeDescription('documentGenerationWebhookTrigger');
+			return workflow.expression.getSimpleParameterValue(node, expression!, 'internal', {});
+		};
+		expect(subtitle({ events: ['success'] })).toBe('When a document is ready');
+		expect(subtitle({ events: ['success', 'failure'] })).toBe('When a document is ready or fails');
+		expect(subtitle({ events: ['failure', 'quotaWarning'] })).toBe(
+			'When a document fails or the quota runs low',
+		);
+		expect(subtitle({ events: ['quotaWarning'] })).toBe('When the quota runs low');
 	});
 });
