@@ -1,5 +1,6 @@
 import type {
 	IHookFunctions,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -8,7 +9,6 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
-	TRIGGER_SUBTITLE,
 	triggerEvents,
 	triggerFileOptions,
 	templateIdsFilter,
@@ -17,6 +17,27 @@ import {
 import { listSearch, loadOptions } from '../shared/methods';
 import { checkExists, create, remove } from './lifecycle';
 import { receive } from './receive';
+import { QUOTA_WARNING } from './settings';
+
+/** The polling trigger's events, and the quota warning that only webhooks bring. */
+const webhookEvents: INodeProperties = {
+	...triggerEvents,
+	options: [
+		...(triggerEvents.options ?? []),
+		{
+			name: 'Quota Warning',
+			value: QUOTA_WARNING,
+			description:
+				'The account’s monthly document quota is running low (signed deliveries only): the item holds the period, the documents still available and the threshold',
+		},
+	],
+	description:
+		'Which events start the workflow. A document generated again fires again; a quota warning fires once per warning.',
+};
+
+/** "When a document is ready", "… or fails", "… or the quota runs low", from the Events. */
+const SUBTITLE =
+	'={{ "When " + [($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "a document is ready or fails" : "a document fails") : (($parameter["events"] || []).includes("success") ? "a document is ready" : ""), ($parameter["events"] || []).includes("quotaWarning") ? "the quota runs low" : ""].filter(String).join(" or ") }}';
 
 export class DocumentGenerationWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,7 +49,7 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: TRIGGER_SUBTITLE,
+		subtitle: SUBTITLE,
 		description:
 			'Starts the workflow the moment a document finishes generating (instant, by webhook)',
 		defaults: { name: 'PDFMonkey Webhook' },
@@ -39,7 +60,14 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
 		],
 		properties: [
-			triggerEvents,
+			webhookEvents,
+			{
+				displayName:
+					'Without a Webhook Signing Secret in the credential, deliveries are not trusted: each document is read back from the API (one run per document version, every delivery answered alike) and Quota Warnings are ignored. To sign them, copy the endpoint’s signing secret (whsec_…) from the dashboard (Webhooks) into the credential’s Webhook Signing Secret.',
+				name: 'signingNotice',
+				type: 'notice',
+				default: '',
+			},
 			{
 				displayName: 'Registration',
 				name: 'registration',

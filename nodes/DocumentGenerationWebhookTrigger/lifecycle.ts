@@ -16,7 +16,7 @@ import {
 	limitRequestsTo,
 } from '../shared/transport';
 import type { WebhookSettings } from './settings';
-import { readWebhookSettings, serviceEvent } from './settings';
+import { QUOTA_WARNING_EVENT, readWebhookSettings, serviceEvent } from './settings';
 
 interface Registered {
 	/** What the hooks were registered for (URL, events, workspace, templates, channel). */
@@ -25,13 +25,15 @@ interface Registered {
 }
 
 function signatureOf(url: string, settings: WebhookSettings): string {
-	const { events, workspaceId, templateIds, channel } = settings;
+	const { events, workspaceId, templateIds, channel, quotaWarning } = settings;
 	return JSON.stringify({
 		url,
 		events,
 		workspaceId,
 		templateIds: [...templateIds].sort(),
 		channel,
+		// Only when chosen: hooks registered before the quota warning existed stay as they are.
+		...(quotaWarning ? { quotaWarning } : {}),
 	});
 }
 
@@ -75,6 +77,26 @@ const ACTIVATION_LIMIT = {
 		'activate or deactivate the workflow again in a few minutes (hooks not removed are kept and removed then).',
 };
 
+/**
+ * One hook per chosen event. The quota warning is about the account, not a document: its hook
+ * carries no template or channel (a channel would never match, having no document's meta).
+ */
+function hooksFor(url: string, settings: WebhookSettings): IDataObject[] {
+	const hooks: IDataObject[] = settings.events.map((event) => {
+		const hook: IDataObject = {
+			url,
+			event: serviceEvent(event),
+			workspace_id: settings.workspaceId,
+		};
+		if (settings.templateIds.length) hook.document_template_ids = settings.templateIds;
+		if (settings.channel) hook.custom_channel = settings.channel;
+		return hook;
+	});
+	if (settings.quotaWarning)
+		hooks.push({ url, event: QUOTA_WARNING_EVENT, workspace_id: settings.workspaceId });
+	return hooks;
+}
+
 export async function create(this: IHookFunctions): Promise<boolean> {
 	const settings = readWebhookSettings(this);
 	limitRequestsTo(this, ACTIVATION_LIMIT);
@@ -83,14 +105,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 	// Hooks registered for an earlier URL or other filters go first.
 	await remove.call(this);
 	const ids: string[] = [];
-	for (const event of settings.events) {
-		const hook: IDataObject = {
-			url,
-			event: serviceEvent(event),
-			workspace_id: settings.workspaceId,
-		};
-		if (settings.templateIds.length) hook.document_template_ids = settings.templateIds;
-		if (settings.channel) hook.custom_channel = settings.channel;
+	for (const hook of hooksFor(url, settings)) {
 		try {
 			ids.push(await createRestHook(this, hook));
 		} catch (error) {

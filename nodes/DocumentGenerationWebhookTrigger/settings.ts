@@ -3,13 +3,27 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import type { TriggerEvent } from '../shared/helpers/parse';
 import { readChecked } from '../shared/helpers/items';
-import { parseFileOption, parseId, parseIdList, parseTriggerEvents } from '../shared/helpers/parse';
+import {
+	InputError,
+	TRIGGER_EVENTS,
+	parseFileOption,
+	parseId,
+	parseIdList,
+	parseTriggerEvents,
+} from '../shared/helpers/parse';
 
-/** The service's event name for a chosen event. */
+/** The Events value of the quota warning (the service's `quota.warning`). */
+export const QUOTA_WARNING = 'quotaWarning';
+export const QUOTA_WARNING_EVENT = 'quota.warning';
+
+/** The service's event name for a chosen document event. */
 export const serviceEvent = (event: TriggerEvent) => `documents.generation.${event}`;
 
 export interface WebhookSettings {
+	/** The document events chosen (may be none when only the quota warning is). */
 	events: TriggerEvent[];
+	/** Whether the quota warning is chosen. */
+	quotaWarning: boolean;
 	registration: 'automatic' | 'manual';
 	workspaceId?: string;
 	templateIds: string[];
@@ -25,8 +39,33 @@ export function readWebhookSettings(ctx: Context): WebhookSettings {
 	return readChecked(ctx, () => read(ctx));
 }
 
+/**
+ * The Events: the document events as the polling trigger reads them, plus the quota warning.
+ * At least one is needed.
+ */
+function parseWebhookEvents(raw: unknown): { events: TriggerEvent[]; quotaWarning: boolean } {
+	const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,;]+/) : [raw])
+		.map((e) => (typeof e === 'string' ? e.trim() : e))
+		.filter((e) => e !== '' && e !== undefined && e !== null);
+	const known: unknown[] = [...TRIGGER_EVENTS, QUOTA_WARNING];
+	const unknown = list.find((e) => !known.includes(e));
+	if (unknown !== undefined || !list.length) {
+		throw new InputError(
+			unknown === undefined
+				? 'No event is chosen'
+				: `The event "${String(unknown).slice(0, 40)}" is not one the trigger knows`,
+			'Choose Generation Succeeded, Generation Failed and/or Quota Warning under Events',
+		);
+	}
+	const documentEvents = list.filter((e) => e !== QUOTA_WARNING);
+	return {
+		events: documentEvents.length ? parseTriggerEvents(documentEvents) : [],
+		quotaWarning: list.includes(QUOTA_WARNING),
+	};
+}
+
 function read(ctx: Context): WebhookSettings {
-	const events = parseTriggerEvents(ctx.getNodeParameter('events', ['success']));
+	const { events, quotaWarning } = parseWebhookEvents(ctx.getNodeParameter('events', ['success']));
 	const registration =
 		ctx.getNodeParameter('registration', 'automatic') === 'manual' ? 'manual' : 'automatic';
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
@@ -43,6 +82,7 @@ function read(ctx: Context): WebhookSettings {
 	);
 	return {
 		events,
+		quotaWarning,
 		registration,
 		workspaceId,
 		templateIds: parseIdList(filters.templateIds, 'template filter'),

@@ -10,7 +10,9 @@
 // deliveries to either webhook process start one execution each and forged ones answer 401;
 // a delivery sent again, to the other process or after a restart of both, gets no item past
 // n8n's Remove Duplicates node keyed on the trigger's `deliveryId`, while two different
-// deliveries arriving at once on the two processes both pass; deactivation removes the hook.
+// deliveries arriving at once on the two processes both pass; four copies of one delivery
+// arriving together at one process (its file slow) start one execution; deactivation removes
+// the hook.
 
 const fs = require('fs');
 const path = require('path');
@@ -261,7 +263,26 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			'two different deliveries arriving at once on the two processes both pass',
 			together.every((d) => d.status === 200) && reads(x) === 1 && reads(y) === 1,
 		);
-		facts.deliveries = { executions: await runs(), passed: 4, replays: 4, forged: 2 };
+		// Copies of one delivery arriving together at one process: the service sends a delivery
+		// again when a large file made n8n's answer slow, while the first is still downloading.
+		const z = newDocument();
+		const slowFile = sb.faults.add({ type: 'delay', delayMs: 1500, path: '/files/', times: 4 });
+		const beforeCopies = await runs();
+		const copies = await Promise.all(
+			Array.from({ length: 4 }, () =>
+				sb.webhooks.send(at(hookA), sb.webhooks.documentOf(z), { id: 'msg_e2e_copies_together' }),
+			),
+		);
+		await common.until(async () => (await runs()) >= beforeCopies + 1, 30_000);
+		await sleep(3000);
+		const copyRuns = (await runs()) - beforeCopies;
+		sb.faults.remove(slowFile);
+		check(
+			'four copies of one signed delivery arriving together at one webhook process (its file slow) start one execution, every copy answered 2xx',
+			copies.every((d) => d.status === 200) && copyRuns === 1 && reads(z) === 1,
+			`${copies.map((d) => d.status).join(' ')}; ${copyRuns} execution(s), reads ${reads(z)}`,
+		);
+		facts.deliveries = { executions: await runs(), passed: 5, replays: 4, forged: 2, copies: 4 };
 
 		// ---- the polling trigger across a restart of the main ----
 		const poll = await common.pollAcrossRestart({ sb, n8n: main });

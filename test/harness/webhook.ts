@@ -25,6 +25,8 @@ export interface WebhookTriggerParams {
 	parameters: INodeParameters;
 	credentials?: HarnessCredentials;
 	staticData?: IDataObject;
+	/** The workflow's id (default: a new one per trigger); two triggers with one id share memory. */
+	workflowId?: string;
 }
 
 export interface Received {
@@ -77,9 +79,12 @@ function expressLike(res: http.ServerResponse, entry: Received) {
 	return shim;
 }
 
+/** Each trigger is a workflow of its own: what the node keeps in its process stays its own. */
+let triggersMade = 0;
+
 export async function createWebhookTrigger(params: WebhookTriggerParams): Promise<WebhookTrigger> {
 	const trigger = await startTrigger({
-		id: 'harness-webhook-workflow',
+		id: params.workflowId ?? `harness-webhook-workflow-${++triggersMade}`,
 		node: {
 			id: 'webhook-trigger-under-test',
 			name: 'Webhook Trigger',

@@ -264,7 +264,10 @@ export interface Sandbox {
 		readonly secret: string;
 		send(url: string, document: unknown, opts?: DeliveryOptions): Promise<Delivery>;
 		sign(id: string, timestamp: string, body: string): string;
-		documentOf(id: string): Record<string, unknown>;
+		/** the card a delivery carries: meta as a string of JSON, or an object on request */
+		documentOf(id: string, opts?: { metaAsObject?: boolean }): Record<string, unknown>;
+		/** a quota warning (default figures, overridable) to every hook registered for it */
+		quotaWarning(figures?: Record<string, unknown>, opts?: DeliveryOptions): Promise<Delivery[]>;
 	};
 	/** current options (live object; change them with setOptions) */
 	readonly options: Readonly<Required<Omit<SandboxOptions, 'startTime' | 'seed'>>> &

@@ -789,7 +789,8 @@ async function startSandbox(userOptions = {}) {
 			send: (url, document, opts) => webhooks.send(url, document, opts),
 			sign: (id, timestamp, body) => webhooks.sign(id, timestamp, body),
 			/** The card of a document as a webhook carries it (meta as an object). */
-			documentOf: (id) => webhooks.documentOf(store.documents.get(id)),
+			documentOf: (id, opts) => webhooks.documentOf(store.documents.get(id), opts),
+			quotaWarning: (figures, opts) => webhooks.quotaWarning(figures, opts),
 		},
 		documentJson: (id) => store.asDocument(store.documents.get(id)),
 		cardJson: (id) => store.asCard(store.documents.get(id)),

@@ -1,14 +1,16 @@
 'use strict';
 // Webhooks of the sandbox, as the service sends them through Svix: `rest_hooks` registration
 // and removal, and a signed delivery to every matching hook when a document finishes
-// (success or failure). Tests can also send forged, stale, unsigned and repeated deliveries.
+// (success or failure), `meta` as a string of JSON as the service's newest clients expect;
+// quota warnings (a body that is not a document). Tests can also send forged, stale,
+// unsigned and repeated deliveries.
 
 const crypto = require('crypto');
 const http = require('http');
 
 /** The signing secret of every hook in the sandbox (the dashboard shows it per endpoint). */
 const DEFAULT_WEBHOOK_SECRET = `whsec_${Buffer.from('sandbox-webhook-signing-key-0001').toString('base64')}`;
-const EVENTS = ['documents.generation.success', 'documents.generation.failure'];
+const EVENTS = ['documents.generation.success', 'documents.generation.failure', 'quota.warning'];
 
 /** `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">` with the key after `whsec_`. */
 function sign(secret, id, timestamp, body) {
@@ -46,7 +48,10 @@ function createWebhooks({ store, random, clock, options }) {
 	let nextDelivery = 1;
 	const secret = () => options.webhookSecret;
 
-	/** A delivery: signed unless told otherwise. `tamper` changes the body after signing. */
+	/**
+	 * A delivery: signed unless told otherwise. `tamper` changes the body after signing;
+	 * `rawBody` replaces the body (a quota warning's, say).
+	 */
 	async function send(url, document, opts = {}) {
 		const body = opts.rawBody ?? JSON.stringify({ document });
 		// Unique like the service's own (msg_ and a random key), across sandboxes too: a
@@ -78,9 +83,13 @@ function createWebhooks({ store, random, clock, options }) {
 		return entry;
 	}
 
-	/** The card of a document as a webhook carries it: `meta` as an object (when it is JSON). */
-	function documentOf(rec) {
+	/**
+	 * The card of a document as a webhook carries it: `meta` as a string of JSON (as the API
+	 * answers it; the docs page shows an object, which `{ metaAsObject: true }` gives).
+	 */
+	function documentOf(rec, opts = {}) {
 		const card = store.asCard(rec);
+		if (!opts.metaAsObject) return card;
 		try {
 			return { ...card, meta: JSON.parse(card.meta) };
 		} catch {
@@ -88,9 +97,20 @@ function createWebhooks({ store, random, clock, options }) {
 		}
 	}
 
+	function channelOf(meta) {
+		let value = meta;
+		if (typeof value === 'string') {
+			try {
+				value = JSON.parse(value);
+			} catch {
+				return undefined;
+			}
+		}
+		return value && typeof value === 'object' ? value._webhook_channel : undefined;
+	}
+
 	function matching(document, event) {
-		const meta = document.meta;
-		const channel = meta && typeof meta === 'object' ? meta._webhook_channel : undefined;
+		const channel = channelOf(document.meta);
 		return [...hooks.values()].filter(
 			(h) =>
 				h.event
@@ -111,6 +131,24 @@ function createWebhooks({ store, random, clock, options }) {
 		const document = documentOf(rec);
 		for (const hook of matching(document, `documents.generation.${rec.status}`))
 			void send(hook.url, document);
+	}
+
+	/** A quota warning (`quota.warning`) to every hook registered for it: its figures only. */
+	function quotaWarning(figures = {}, opts = {}) {
+		const body = JSON.stringify({
+			period_start: '2026-10-01T00:00:00Z',
+			period_end: '2026-11-01T00:00:00Z',
+			available_documents: 100,
+			threshold: 80,
+			...figures,
+		});
+		const targets = [...hooks.values()].filter((h) =>
+			h.event
+				.split(',')
+				.map((e) => e.trim())
+				.includes('quota.warning'),
+		);
+		return Promise.all(targets.map((h) => send(h.url, undefined, { ...opts, rawBody: body })));
 	}
 
 	function routes({ json, notFound, withBody, unprocessable }) {
@@ -170,6 +208,7 @@ function createWebhooks({ store, random, clock, options }) {
 		send,
 		sign: (id, ts, body) => sign(secret(), id, ts, body),
 		onFinished,
+		quotaWarning,
 		routes,
 		secret,
 	};

@@ -288,12 +288,16 @@ describe('deliveries without a signing secret', () => {
 			{ id: '00000000-0000-4000-8000-00000000abcd', status: 'success' },
 			{ unsigned: true },
 		);
-		expect(unknown.status).toBe(401);
 		const junk = await sb.webhooks.send(t.url, null, {
 			unsigned: true,
 			rawBody: '{"document": {"id": "../../x"}}',
 		});
-		expect(junk.status).toBe(400);
+		// No oracle: an unknown id, a draft and junk get the very same answer.
+		for (const answer of [unknown, junk])
+			expect({ status: answer.status, body: answer.answer }).toEqual({
+				status: forged.status,
+				body: forged.answer,
+			});
 		expect(t.executions()).toHaveLength(0);
 		// A real one: the service's own record is emitted.
 		sb.setOptions({ webhooks: true });

@@ -1,0 +1,50 @@
+/** What every delivery path shares: its answers, the trigger's key, an item with its file. */
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { downloadToBinary } from '../shared/download';
+import type { WebhookSettings } from './settings';
+
+/** Answers a delivery with an error status (the service sends it again unless it is 4xx). */
+export function refuse(
+	ctx: IWebhookFunctions,
+	status: number,
+	message: string,
+): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.status(status).json({ error: message });
+	return { noWebhookResponse: true };
+}
+
+/** A signed delivery that starts nothing, with the reason (only the service can read it). */
+export function ignore(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, reason } };
+}
+
+/**
+ * The one answer to an unsigned delivery, whatever it held and whether it started a run: an
+ * anonymous poster learns nothing about a document id from it.
+ */
+export const NEUTRAL_ANSWER: IDataObject = { received: true };
+
+/** The trigger node a delivery is for, in this process (workflow and node ids). */
+export const triggerKey = (ctx: IWebhookFunctions) =>
+	`${ctx.getWorkflow().id ?? ''}/${ctx.getNode().id}`;
+
+/** The item of a document delivery, its file attached when asked for and the document succeeded. */
+export async function documentExecutionItem(
+	ctx: IWebhookFunctions,
+	settings: WebhookSettings,
+	document: IDataObject,
+	json: IDataObject,
+): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json };
+	if (settings.download && json.status === 'success') {
+		item.binary = { [settings.binaryPropertyName]: await downloadToBinary(ctx, document, 0) };
+	}
+	return item;
+}
