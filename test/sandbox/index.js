@@ -356,6 +356,7 @@ async function startSandbox(userOptions = {}) {
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
 		...templateRoutes({
 			store,
+			catalog,
 			random,
 			now: () => clock.now(),
 			json,

@@ -648,7 +648,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			template_folder_identifier: t.template_folder_identifier,
 			edition_mode: t.edition_mode,
 			pdf_engine_name: t.pdf_engine_name,
-			pdf_engine_deprecated_on: null,
+			pdf_engine_deprecated_on: t.pdf_engine_deprecated_on ?? null,
 			// Cards carry the template's token too (the official client's types say so).
 			auth_token: t.auth_token,
 			created_at: isoTime(t.created_at),
