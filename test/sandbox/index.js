@@ -770,6 +770,7 @@ async function startSandbox(userOptions = {}) {
 		documents: store.documents,
 		templates: store.templates,
 		workspaces: store.workspaces,
+		library: { snippets: catalog.snippets, folders: catalog.folders, engines: catalog.engines },
 		account: store.account,
 		options,
 		createDocument: (fields) => store.serverCreate(fields),
