@@ -48,6 +48,9 @@ export interface SandboxOptions {
 	webhooks?: boolean;
 	/** the document list honours page[size] (1–100); default false (always 24) */
 	honourPageSize?: boolean;
+	/** documents show `filename` before success too, as the real service may: while
+	 * `generating`, and on a "Quota exceeded" failure; default false (only with success) */
+	earlyFilename?: boolean;
 	/** A request limit on API calls; default none (see RateLimit). */
 	rateLimit?: RateLimit | null;
 }

@@ -40,6 +40,7 @@ const DEFAULT_OPTIONS = {
 	webhookSecret: DEFAULT_WEBHOOK_SECRET,
 	webhooks: true,
 	honourPageSize: false,
+	earlyFilename: false,
 	rateLimit: null,
 	workers: 0,
 	quotaMode: 'refuse',
