@@ -101,6 +101,36 @@ describe('snippets', () => {
 		expect(sb.requests).toHaveLength(0);
 	});
 
+	test('a validation message in the first error shape is the item’s message', async () => {
+		sb.faults.add({
+			type: 'status',
+			status: 422,
+			method: 'POST',
+			path: '/api/v1/snippets',
+			body: {
+				errors: [
+					{
+						status: '422',
+						detail: 'has already been taken',
+						source: { pointer: '/data/attributes/identifier' },
+					},
+				],
+			},
+		});
+		const result = await run(
+			sb,
+			on('snippet', 'create', {
+				workspaceId: byId(workspace()),
+				identifier: 'company-footer',
+				code: '<footer></footer>',
+			}),
+		);
+		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '422' });
+		expect(result.error!.message).toBe(
+			'The service refused the data (422): identifier has already been taken',
+		);
+	});
+
 	test('the picker lists every workspace’s snippets, each with its workspace, and narrows as the user types', async () => {
 		const creds = credentialsFor(sb);
 		const all = await listSearch('searchSnippets', { credentials: creds });
