@@ -84,6 +84,37 @@ describe('snippets', () => {
 		expect(gone.error!.message).toMatch(/^Not found \(404\) while trying to get snippet/);
 	});
 
+	test('a service that pages the list despite page=all: every page read, each snippet once', async () => {
+		const ws = workspace('Acme HR');
+		for (let n = 0; n < 50; n++)
+			sb.library.snippets.push({
+				id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+				identifier: `piece-${n}`,
+				code: '',
+				workspace_id: ws,
+				created_at: 0,
+				updated_at: 0,
+			});
+		sb.setOptions({ ignorePageAll: true });
+		try {
+			const listed = await run(
+				sb,
+				on('snippet', 'getAll', { workspaceId: byId(ws), returnAll: true }),
+			);
+			const ids = listed.items.map((i) => i.json.id);
+			expect(ids).toHaveLength(50);
+			expect(new Set(ids).size).toBe(50);
+			expect(sb.requests.map((r) => r.query['page[number]'] ?? r.query.page)).toEqual([
+				'all',
+				'2',
+				'3',
+			]);
+		} finally {
+			sb.setOptions({ ignorePageAll: false });
+			sb.library.snippets.splice(1);
+		}
+	});
+
 	test('no name, no code, nothing to update, a bad ID: refused, naming the item, nothing sent', async () => {
 		const create = (identifier: string, code: string) =>
 			run(sb, on('snippet', 'create', { workspaceId: byId(workspace()), identifier, code }), [

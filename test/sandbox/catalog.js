@@ -10,7 +10,7 @@ const ENGINES = [
 	{ name: 'v4', version: 4, deprecated_on: null },
 ];
 
-function createCatalog({ store, random, now }) {
+function createCatalog({ store, random, now, options = {} }) {
 	const stamp = (r) => ({
 		...r,
 		created_at: isoTime(r.created_at),
@@ -77,8 +77,9 @@ function createCatalog({ store, random, now }) {
 				(ctx) => {
 					const workspaceId = h.queryValue(ctx.query, 'q[workspace_id]');
 					const rows = workspaceId ? list.filter((r) => r[workspaceKey] === workspaceId) : [];
-					// page=all: every record at once, without the page meta (as template cards).
-					if (h.queryValue(ctx.query, 'page') === 'all')
+					// page=all: every record at once, without the page meta (as template cards);
+					// `ignorePageAll` pages them anyway, 24 at a time.
+					if (h.queryValue(ctx.query, 'page') === 'all' && !options.ignorePageAll)
 						return h.json(200, { [plural]: rows.map(stamp) });
 					const { items, meta } = h.paginate(rows, ctx.query);
 					return h.json(200, { [plural]: items.map(stamp), meta });

@@ -51,6 +51,9 @@ export interface SandboxOptions {
 	/** documents show `filename` before success too, as the real service may: while
 	 * `generating`, and on a "Quota exceeded" failure; default false (only with success) */
 	earlyFilename?: boolean;
+	/** snippets and template folders answer `page=all` with pages of 24 and their meta, as a
+	 * service that ignored it would; default false */
+	ignorePageAll?: boolean;
 	/** A request limit on API calls; default none (see RateLimit). */
 	rateLimit?: RateLimit | null;
 }

@@ -41,6 +41,7 @@ const DEFAULT_OPTIONS = {
 	webhooks: true,
 	honourPageSize: false,
 	earlyFilename: false,
+	ignorePageAll: false,
 	rateLimit: null,
 	workers: 0,
 	quotaMode: 'refuse',
@@ -289,7 +290,7 @@ async function startSandbox(userOptions = {}) {
 		onFinished: (rec) => webhooks && webhooks.onFinished(rec),
 	});
 	webhooks = createWebhooks({ store, random, clock, options });
-	const catalog = createCatalog({ store, random, now: () => clock.now() });
+	const catalog = createCatalog({ store, random, now: () => clock.now(), options });
 	const faults = createFaults();
 	const requests = [];
 	const sockets = new Set();

@@ -132,8 +132,9 @@ function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest 
  * engine's deprecation date is a card's field only).
  */
 function asTemplate(t) {
-	const { pdf_engine_deprecated_on: _cardOnly, ...record } = t;
-	return { ...record, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
+	const record = { ...t, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
+	delete record.pdf_engine_deprecated_on;
+	return record;
 }
 
 /** Checks a create/update body's fields; returns the changes or throws ValidationError. */

@@ -76,7 +76,9 @@ export function serviceDetails(body: unknown): string[] {
 		for (const [field, messages] of Object.entries(obj.errors as IDataObject)) {
 			// One level of nesting is read too: {"document": {"payload": ["is invalid"]}}.
 			const nested = messages && typeof messages === 'object' && !Array.isArray(messages);
-			const pairs = nested ? Object.entries(messages as IDataObject) : [[field, messages]];
+			const pairs: Array<[string, unknown]> = nested
+				? Object.entries(messages as IDataObject)
+				: [[field, messages]];
 			for (const [name, list] of pairs) {
 				for (const message of Array.isArray(list) ? list : [list]) {
 					const m = text(message);
