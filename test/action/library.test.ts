@@ -6,9 +6,9 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { credentialsFor, listSearch, loadOptions } from '../harness';
+import { credentialsFor, listSearch, loadOptions, runNode } from '../harness';
 import { useSandbox } from '../harness/use-sandbox';
-import { byId, run, templateId } from './helpers';
+import { byId, containsSecret, run, templateId } from './helpers';
 
 const sb = useSandbox({ seed: 7 });
 
@@ -130,6 +130,30 @@ describe('snippets', () => {
 		const badId = await run(sb, on('snippet', 'get', { snippetId: 'footer' }));
 		expect(badId.error!.message).toBe('The snippet "footer" is not a valid ID (item 1)');
 		expect(sb.requests).toHaveLength(0);
+	});
+
+	test('outputs and errors never carry a secret: token-like fields dropped, the key kept out', async () => {
+		const seeded = sb.library.snippets[0] as unknown as Record<string, unknown>;
+		seeded.auth_token = 'tok_snippet_secret';
+		try {
+			const got = await run(sb, on('snippet', 'get', { snippetId: byId(String(seeded.id)) }));
+			expect(got.items[0].json).toMatchObject({ identifier: 'company-footer' });
+			expect(JSON.stringify(got.items)).not.toMatch(/tok_snippet_secret|auth_token/);
+			const listed = await run(
+				sb,
+				on('snippet', 'getAll', { workspaceId: byId(workspace()), returnAll: true }),
+			);
+			expect(JSON.stringify(listed.items)).not.toMatch(/tok_snippet_secret/);
+		} finally {
+			delete seeded.auth_token;
+		}
+		const refused = await runNode({
+			parameters: on('templateFolder', 'getAll', { workspaceId: byId(workspace()) }),
+			credentials: { ...credentialsFor(sb), apiKey: 'sk_wrong_key_for_the_test' },
+		});
+		expect(refused.error!.message).toBe('The API key was refused by the service');
+		for (const part of [refused.run, refused.error, refused.items])
+			expect(containsSecret(part, 'sk_wrong_key_for_the_test')).toBe(false);
 	});
 
 	test('a validation message in the first error shape is the item’s message', async () => {
