@@ -22,6 +22,9 @@ import {
 } from '../transport';
 import { matchesTyped, shortDate, workspaceNames } from './labels';
 
+/** Workspaces whose lists are asked for at once when no workspace is chosen. */
+const WORKSPACES_AT_ONCE = 4;
+
 type WorkspaceLister = (ctx: TransportContext, workspaceId: string) => Promise<IDataObject[]>;
 
 /** The workspace the node has chosen (its Workspace locator), when it is a UUID. */
@@ -45,13 +48,20 @@ async function recordsByWorkspace(
 ): Promise<Array<{ record: IDataObject; workspace?: string }>> {
 	const chosen = chosenWorkspace(ctx);
 	if (chosen) return (await list(ctx, chosen)).map((record) => ({ record }));
-	const names = workspaceNames(await listWorkspaceCards(ctx));
-	const lists = await Promise.all(
-		[...names].map(async ([id, workspace]) =>
-			(await list(ctx, id)).map((record) => ({ record, workspace })),
-		),
-	);
-	return lists.flat();
+	const workspaces = [...workspaceNames(await listWorkspaceCards(ctx))];
+	const found: Array<{ record: IDataObject; workspace?: string }> = [];
+	// A few workspaces at a time: an account with many does not send them all at once.
+	for (let start = 0; start < workspaces.length; start += WORKSPACES_AT_ONCE) {
+		const lists = await Promise.all(
+			workspaces
+				.slice(start, start + WORKSPACES_AT_ONCE)
+				.map(async ([id, workspace]) =>
+					(await list(ctx, id)).map((record) => ({ record, workspace })),
+				),
+		);
+		found.push(...lists.flat());
+	}
+	return found;
 }
 
 /** `company-footer (Acme Billing)`: the name, then the workspace when several are listed. */
