@@ -8,7 +8,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account/Account.resource';
 import * as document from './actions/document/Document.resource';
+import * as snippet from './actions/snippet/Snippet.resource';
 import * as template from './actions/template/Template.resource';
+import * as templateFolder from './actions/templateFolder/TemplateFolder.resource';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from '../shared/methods';
 import * as resourceMapping from './methods/resourceMapping';
@@ -24,7 +26,7 @@ export class DocumentGeneration implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle:
-			'={{ ({ create: "Create", get: "Get", getAll: "Get many", update: "Update", delete: "Delete", download: "Download" }[$parameter["operation"]] || $parameter["operation"]) + " " + ({ document: "document", template: "template", account: "account" }[$parameter["resource"]] || $parameter["resource"]) + ($parameter["operation"] === "getAll" ? "s" : "") }}',
+			'={{ ({ create: "Create", get: "Get", getAll: "Get many", update: "Update", delete: "Delete", download: "Download" }[$parameter["operation"]] || $parameter["operation"]) + " " + ({ document: "document", template: "template", account: "account", templateFolder: "template folder", snippet: "snippet" }[$parameter["resource"]] || $parameter["resource"]) + ($parameter["operation"] === "getAll" ? "s" : "") }}',
 		description:
 			'Generate PDF documents from templates and JSON data, wait for them and download the files',
 		defaults: { name: 'PDFMonkey' },
@@ -40,13 +42,17 @@ export class DocumentGeneration implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Document', value: 'document' },
+					{ name: 'My Account', value: 'account' },
+					{ name: 'Snippet', value: 'snippet' },
 					{ name: 'Template', value: 'template' },
-					{ name: 'Account', value: 'account' },
+					{ name: 'Template Folder', value: 'templateFolder' },
 				],
 				default: 'document',
 			},
 			...document.description,
 			...template.description,
+			...templateFolder.description,
+			...snippet.description,
 			...account.description,
 		],
 	};

@@ -164,3 +164,23 @@ export const triggerFileOptions: INodeProperties[] = [
 	},
 	binaryPropertyName({ download: [true] }),
 ];
+
+export const snippetIdLocator = uuidLocator({
+	displayName: 'Snippet',
+	name: 'snippetId',
+	what: 'snippet',
+	description:
+		'The snippet: pick it from the list (type part of its name or workspace to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+	placeholder: 'Select a snippet or search by name…',
+	searchListMethod: 'searchSnippets',
+});
+
+export const templateFolderIdLocator = uuidLocator({
+	displayName: 'Template Folder',
+	name: 'templateFolderId',
+	what: 'template folder',
+	description:
+		'The template folder: pick it from the list (type part of its name or workspace to search), or enter its ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+	placeholder: 'Select a folder or search by name…',
+	searchListMethod: 'searchTemplateFolders',
+});

@@ -228,6 +228,68 @@ describe('the rest of the account that clients call', () => {
 		expect(engines.json.pdf_engines.map((e: { name: string }) => e.name)).toEqual(['v3', 'v4']);
 	});
 
+	test('snippets and folders: page=all answers every record without meta; get, update, delete', async () => {
+		const workspace = sb.workspaces[0].id;
+		for (const [plural, singular, fields] of [
+			['snippets', 'snippet', { identifier: 'x', code: '<p></p>', workspace_id: workspace }],
+			['template_folders', 'template_folder', { identifier: 'x', app_id: workspace }],
+		] as const) {
+			const created = await send('POST', `/api/v1/${plural}`, { [singular]: fields });
+			expect(created.status).toBe(201);
+			const id = created.json[singular].id;
+			const all = await send('GET', `/api/v1/${plural}?q[workspace_id]=${workspace}&page=all`);
+			expect(all.json).not.toHaveProperty('meta');
+			expect(all.json[plural].map((r: { id: string }) => r.id)).toContain(id);
+			expect((await send('GET', `/api/v1/${plural}/${id}`)).json[singular].identifier).toBe('x');
+			const blank = await send('PUT', `/api/v1/${plural}/${id}`, {
+				[singular]: { identifier: ' ' },
+			});
+			expect(blank.status).toBe(422);
+			const renamed = await send('PUT', `/api/v1/${plural}/${id}`, {
+				[singular]: { identifier: 'y' },
+			});
+			expect(renamed.json[singular]).toMatchObject({ id, identifier: 'y' });
+			expect((await send('DELETE', `/api/v1/${plural}/${id}`)).status).toBe(204);
+			expect((await send('GET', `/api/v1/${plural}/${id}`)).status).toBe(404);
+		}
+	});
+
+	test('templates carry their engine: pdf_engine_id and pdf_engine_draft_id; cards its deprecation date', async () => {
+		const engines = (await send('GET', '/api/v1/pdf_engines')).json.pdf_engines as Array<{
+			id: string;
+			deprecated_on: string | null;
+		}>;
+		const old = engines.find((e) => e.deprecated_on)!;
+		expect(old.deprecated_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+		const cards = (await send('GET', '/api/v1/document_template_cards?page=all')).json
+			.document_template_cards as Array<Record<string, unknown>>;
+		expect(cards.find((c) => c.identifier === 'receipt')).toMatchObject({
+			pdf_engine_name: 'v3',
+			pdf_engine_deprecated_on: old.deprecated_on,
+		});
+		expect(cards.find((c) => c.identifier === 'invoice')).toMatchObject({
+			pdf_engine_name: 'v4',
+			pdf_engine_deprecated_on: null,
+		});
+		const body = (draft: unknown) => ({
+			document_template: {
+				identifier: 'engine-check',
+				app_id: sb.workspaces[0].id,
+				pdf_engine_draft_id: draft,
+			},
+		});
+		const created = await send('POST', '/api/v1/document_templates', body(old.id));
+		expect(created.status).toBe(201);
+		expect(created.json.document_template).toMatchObject({
+			pdf_engine_draft_id: old.id,
+			pdf_engine_id: expect.any(String),
+		});
+		expect(created.json.document_template).not.toHaveProperty('pdf_engine_deprecated_on');
+		const unknown = await send('POST', '/api/v1/document_templates', body('nope'));
+		expect(unknown.status).toBe(422);
+		expect(unknown.json).toEqual({ errors: { pdf_engine_draft: ['must exist'] } });
+	});
+
 	test('rate limiting, when turned on: 429 with Retry-After in seconds', async () => {
 		const limited = await startSandbox({ rateLimit: { requests: 2, perMs: 60_000 } });
 		try {

@@ -136,7 +136,13 @@ describe('contract: action node parameters', () => {
 		const resource = one(action, {}, 'resource');
 		expect(resource.type).toBe('options');
 		expect(resource.default).toBe('document');
-		expect(optionValues(resource)).toEqual(['account', 'document', 'template']);
+		expect(optionValues(resource)).toEqual([
+			'account',
+			'document',
+			'snippet',
+			'template',
+			'templateFolder',
+		]);
 
 		const documentOps = one(action, { resource: 'document' }, 'operation');
 		expect(documentOps.type).toBe('options');

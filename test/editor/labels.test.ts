@@ -94,6 +94,14 @@ describe('documentLabel', () => {
 		expect(documentLabel({ ...base, meta: null })).toBe(`${ID} (draft · quote)`);
 	});
 
+	test('a file name before success is not taken as the file (generating, a quota failure)', () => {
+		const early = { id: ID, filename: 'invoice-1.pdf', document_template_identifier: 'invoice' };
+		expect(documentLabel({ ...early, status: 'generating' })).toBe(`${ID} (generating · invoice)`);
+		expect(
+			documentLabel({ ...early, status: 'failure', meta: { _filename: 'asked-for.pdf' } }),
+		).toBe('asked-for.pdf (failure · invoice)');
+	});
+
 	test('missing status and unreadable dates still give a label', () => {
 		expect(documentLabel({ id: ID, updated_at: 'yesterday' })).toBe(
 			`${ID} (unknown status · yesterday)`,

@@ -10,7 +10,7 @@ const ENGINES = [
 	{ name: 'v4', version: 4, deprecated_on: null },
 ];
 
-function createCatalog({ store, random, now }) {
+function createCatalog({ store, random, now, options = {} }) {
 	const stamp = (r) => ({
 		...r,
 		created_at: isoTime(r.created_at),
@@ -47,6 +47,22 @@ function createCatalog({ store, random, now }) {
 		},
 	];
 	const engines = ENGINES.map((e) => ({ id: uuidV4(random), ...e }));
+	const engineById = (id) => engines.find((e) => e.id === id);
+	const folderById = (id) => folders.find((f) => f.id === id);
+	/** Sets the engine a template renders with (published), as its card names it. */
+	const publishEngine = (t, engine) => {
+		t.pdf_engine_id = engine.id;
+		t.pdf_engine_name = engine.name;
+		t.pdf_engine_deprecated_on = engine.deprecated_on;
+	};
+	// Seeded templates render with the current engine, except the receipt: still on the
+	// deprecated one.
+	const current = engines.find((e) => !e.deprecated_on);
+	const deprecated = engines.find((e) => e.deprecated_on);
+	for (const t of store.templates) {
+		publishEngine(t, t.identifier === 'receipt' ? deprecated : current);
+		t.pdf_engine_draft_id = t.pdf_engine_id;
+	}
 	const workspaceRecord = (w) => ({ ...stamp(w), invite_token: `inv_${w.id.slice(0, 8)}` });
 
 	/** list/get/create/update/delete of a workspace-scoped collection. */
@@ -61,6 +77,10 @@ function createCatalog({ store, random, now }) {
 				(ctx) => {
 					const workspaceId = h.queryValue(ctx.query, 'q[workspace_id]');
 					const rows = workspaceId ? list.filter((r) => r[workspaceKey] === workspaceId) : [];
+					// page=all: every record at once, without the page meta (as template cards);
+					// `ignorePageAll` pages them anyway, 24 at a time.
+					if (h.queryValue(ctx.query, 'page') === 'all' && !options.ignorePageAll)
+						return h.json(200, { [plural]: rows.map(stamp) });
 					const { items, meta } = h.paginate(rows, ctx.query);
 					return h.json(200, { [plural]: items.map(stamp), meta });
 				},
@@ -101,6 +121,11 @@ function createCatalog({ store, random, now }) {
 					const record = find(id);
 					if (!record) return h.notFound(singular, id);
 					return h.withBody(ctx, singular, (body) => {
+						if (
+							body.identifier !== undefined &&
+							(typeof body.identifier !== 'string' || !body.identifier.trim())
+						)
+							return h.unprocessable({ identifier: ["can't be blank"] });
 						for (const f of fields) if (body[f] !== undefined) record[f] = body[f];
 						record.updated_at = now();
 						return h.json(200, { [singular]: stamp(record) });
@@ -158,7 +183,7 @@ function createCatalog({ store, random, now }) {
 		];
 	}
 
-	return { folders, snippets, engines, routes };
+	return { folders, snippets, engines, engineById, folderById, routes };
 }
 
 module.exports = { createCatalog };

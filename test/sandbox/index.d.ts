@@ -48,6 +48,12 @@ export interface SandboxOptions {
 	webhooks?: boolean;
 	/** the document list honours page[size] (1–100); default false (always 24) */
 	honourPageSize?: boolean;
+	/** documents show `filename` before success too, as the real service may: while
+	 * `generating`, and on a "Quota exceeded" failure; default false (only with success) */
+	earlyFilename?: boolean;
+	/** snippets and template folders answer `page=all` with pages of 24 and their meta, as a
+	 * service that ignored it would; default false */
+	ignorePageAll?: boolean;
 	/** A request limit on API calls; default none (see RateLimit). */
 	rateLimit?: RateLimit | null;
 }
@@ -201,8 +207,34 @@ export interface TemplateRecord {
 	output_type: 'pdf' | 'image';
 	is_draft: boolean;
 	template_folder_identifier: string | null;
+	template_folder_id?: string | null;
+	/** the engine it renders with (published), and the one its draft names */
+	pdf_engine_id?: string;
+	pdf_engine_draft_id?: string;
+	pdf_engine_name?: string;
+	pdf_engine_deprecated_on?: string | null;
 	created_at: number;
 	updated_at: number;
+}
+
+/** A snippet or a template folder as the sandbox keeps it (times as ms numbers). */
+export interface LibraryRecord {
+	id: string;
+	identifier: string;
+	/** snippets */
+	code?: string;
+	workspace_id?: string;
+	/** folders */
+	app_id?: string;
+	created_at: number;
+	updated_at: number;
+}
+
+export interface PdfEngineRecord {
+	id: string;
+	name: string;
+	version: number;
+	deprecated_on: string | null;
 }
 
 export interface WorkspaceRecord {
@@ -256,6 +288,9 @@ export interface Sandbox {
 	templates: TemplateRecord[];
 	/** seeded: 'Acme Billing', 'Acme HR' */
 	workspaces: WorkspaceRecord[];
+	/** snippets (seeded: 'company-footer' in 'Acme Billing'), template folders (from the seeded
+	 * templates: 'Billing', 'Payroll') and PDF engines ('v3' deprecated on 2025-06-30, 'v4') */
+	library: { snippets: LibraryRecord[]; folders: LibraryRecord[]; engines: PdfEngineRecord[] };
 	/** account state (available_documents is the remaining quota) */
 	account: { id: string; available_documents: number; created_at: number; updated_at: number };
 	webhooks: {

@@ -40,6 +40,8 @@ const DEFAULT_OPTIONS = {
 	webhookSecret: DEFAULT_WEBHOOK_SECRET,
 	webhooks: true,
 	honourPageSize: false,
+	earlyFilename: false,
+	ignorePageAll: false,
 	rateLimit: null,
 	workers: 0,
 	quotaMode: 'refuse',
@@ -288,7 +290,7 @@ async function startSandbox(userOptions = {}) {
 		onFinished: (rec) => webhooks && webhooks.onFinished(rec),
 	});
 	webhooks = createWebhooks({ store, random, clock, options });
-	const catalog = createCatalog({ store, random, now: () => clock.now() });
+	const catalog = createCatalog({ store, random, now: () => clock.now(), options });
 	const faults = createFaults();
 	const requests = [];
 	const sockets = new Set();
@@ -356,6 +358,7 @@ async function startSandbox(userOptions = {}) {
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
 		...templateRoutes({
 			store,
+			catalog,
 			random,
 			now: () => clock.now(),
 			json,
@@ -769,6 +772,7 @@ async function startSandbox(userOptions = {}) {
 		documents: store.documents,
 		templates: store.templates,
 		workspaces: store.workspaces,
+		library: { snippets: catalog.snippets, folders: catalog.folders, engines: catalog.engines },
 		account: store.account,
 		options,
 		createDocument: (fields) => store.serverCreate(fields),

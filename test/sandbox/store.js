@@ -572,6 +572,20 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 		return `${baseUrl()}/share/${inn.shareToken}/${encodeURIComponent(inn.file.filename)}`;
 	}
 
+	/**
+	 * The file name a record shows: with `success`; with `earlyFilename`, also the name the
+	 * file will have while it generates and on a quota failure, as the real service shows it.
+	 */
+	function shownFilename(rec) {
+		if (rec.status === 'success') return rec.filename;
+		if (!options.earlyFilename) return null;
+		const early =
+			rec.status === 'generating' ||
+			(rec.status === 'failure' && rec.failure_cause === QUOTA_CAUSE);
+		const template = templateById(rec.document_template_id);
+		return early && template ? filenameFor(rec, template) : null;
+	}
+
 	function common(rec) {
 		return {
 			id: rec.id,
@@ -580,7 +594,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			document_template_id: rec.document_template_id,
 			download_url: rec.status === 'success' ? downloadUrlFor(rec) : null,
 			failure_cause: rec.status === 'failure' ? rec.failure_cause : null,
-			filename: rec.status === 'success' ? rec.filename : null,
+			filename: shownFilename(rec),
 			meta: rec.meta,
 			// Always present (the service sends null when there is no link).
 			public_share_link: options.shareLinks ? shareLinkFor(rec) : null,
@@ -648,7 +662,7 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 			template_folder_identifier: t.template_folder_identifier,
 			edition_mode: t.edition_mode,
 			pdf_engine_name: t.pdf_engine_name,
-			pdf_engine_deprecated_on: null,
+			pdf_engine_deprecated_on: t.pdf_engine_deprecated_on ?? null,
 			// Cards carry the template's token too (the official client's types say so).
 			auth_token: t.auth_token,
 			created_at: isoTime(t.created_at),

@@ -127,13 +127,18 @@ function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest 
 	};
 }
 
-/** The full record, as GET /document_templates/:id answers it (auth_token included). */
+/**
+ * The full record, as GET /document_templates/:id answers it (auth_token included; the
+ * engine's deprecation date is a card's field only).
+ */
 function asTemplate(t) {
-	return { ...t, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
+	const record = { ...t, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
+	delete record.pdf_engine_deprecated_on;
+	return record;
 }
 
 /** Checks a create/update body's fields; returns the changes or throws ValidationError. */
-function templateChanges(body, creating, { workspaces, ValidationError }) {
+function templateChanges(body, creating, { workspaces, ValidationError, catalog }) {
 	const errors = {};
 	const add = (k, m) => (errors[k] = errors[k] || []).push(m);
 	if (body === null || typeof body !== 'object' || Array.isArray(body))
@@ -167,6 +172,19 @@ function templateChanges(body, creating, { workspaces, ValidationError }) {
 			}
 		} else add(key, 'must be a JSON object');
 	}
+	if (body.pdf_engine_draft_id !== undefined) {
+		if (!catalog.engineById(body.pdf_engine_draft_id)) add('pdf_engine_draft', 'must exist');
+		else out.pdf_engine_draft_id = body.pdf_engine_draft_id;
+	}
+	if (body.template_folder_id !== undefined) {
+		const folder =
+			body.template_folder_id === null ? null : catalog.folderById(body.template_folder_id);
+		if (folder === undefined) add('template_folder', 'must exist');
+		else {
+			out.template_folder_id = folder ? folder.id : null;
+			out.template_folder_identifier = folder ? folder.identifier : null;
+		}
+	}
 	if (body.output_type !== undefined) {
 		if (!OUTPUT_TYPES.includes(body.output_type)) add('output_type', 'is not included in the list');
 		else out.output_type = body.output_type;
@@ -179,8 +197,18 @@ function templateChanges(body, creating, { workspaces, ValidationError }) {
  * The document_templates routes: [methods, pattern, handler(ctx, id)]. `deps` gives the store,
  * the clock, the random source and the response helpers of the sandbox.
  */
-function templateRoutes({ store, random, now, json, notFound, withBody, paginate, queryValue }) {
-	const deps = { workspaces: store.workspaces, ValidationError: store.ValidationError };
+function templateRoutes({
+	store,
+	catalog,
+	random,
+	now,
+	json,
+	notFound,
+	withBody,
+	paginate,
+	queryValue,
+}) {
+	const deps = { workspaces: store.workspaces, ValidationError: store.ValidationError, catalog };
 	return [
 		[
 			// The full records, 24 a page (the service's own n8n node tests its credential here).
@@ -216,6 +244,14 @@ function templateRoutes({ store, random, now, json, notFound, withBody, paginate
 						app_id: changes.app_id,
 						output_type: changes.output_type ?? 'pdf',
 						created_at: at,
+					});
+					// A new template renders with the current engine unless its draft names one.
+					const engine = catalog.engines.find((e) => !e.deprecated_on);
+					Object.assign(t, {
+						pdf_engine_id: engine.id,
+						pdf_engine_name: engine.name,
+						pdf_engine_deprecated_on: engine.deprecated_on,
+						pdf_engine_draft_id: engine.id,
 					});
 					Object.assign(t, changes);
 					store.templates.push(t);

@@ -24,3 +24,9 @@ export const readWorkspaceId = (ctx: IExecuteFunctions, i: number) =>
 /** Return All and Limit of a Get Many: Infinity for all. */
 export const readLimit = (ctx: IExecuteFunctions, i: number) =>
 	parseLimit(ctx.getNodeParameter('returnAll', i, false), ctx.getNodeParameter('limit', i, 50));
+
+export const readSnippetId = (ctx: IExecuteFunctions, i: number) =>
+	readId(ctx, i, 'snippetId', 'snippet');
+
+export const readTemplateFolderId = (ctx: IExecuteFunctions, i: number) =>
+	readId(ctx, i, 'templateFolderId', 'template folder');

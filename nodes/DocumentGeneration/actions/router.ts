@@ -6,7 +6,9 @@ import type { Operation } from '../../shared/helpers/items';
 import { limitReport } from '../../shared/transport';
 import * as account from './account/Account.resource';
 import * as document from './document/Document.resource';
+import * as snippet from './snippet/Snippet.resource';
 import * as template from './template/Template.resource';
+import * as templateFolder from './templateFolder/TemplateFolder.resource';
 
 const operations: Record<string, Record<string, Operation>> = {
 	document: {
@@ -23,6 +25,20 @@ const operations: Record<string, Record<string, Operation>> = {
 		getAll: template.getAll.execute,
 		update: template.update.execute,
 		delete: template.delete.execute,
+	},
+	templateFolder: {
+		create: templateFolder.create.execute,
+		get: templateFolder.get.execute,
+		getAll: templateFolder.getAll.execute,
+		update: templateFolder.update.execute,
+		delete: templateFolder.delete.execute,
+	},
+	snippet: {
+		create: snippet.create.execute,
+		get: snippet.get.execute,
+		getAll: snippet.getAll.execute,
+		update: snippet.update.execute,
+		delete: snippet.delete.execute,
 	},
 	account: { get: account.get.execute },
 };

@@ -10,7 +10,8 @@ export function isFinished(status: unknown): boolean {
 
 /**
  * The API object as output item: `meta` (a string of JSON in API answers, an object in
- * webhook bodies) parsed into an object or null, and `payload` likewise on full Documents.
+ * webhook bodies) parsed into an object or null, and `payload` likewise on full Documents
+ * (`null` there reads as `{}`).
  * A value that is not valid JSON is left as the string it was. The PDF password
  * (`meta._password`) is removed.
  */
@@ -26,8 +27,12 @@ export function normalizeDocument(document: IDataObject): IDataObject {
 			out.meta = rest;
 		}
 	}
-	if ('payload' in out && typeof out.payload === 'string') {
-		out.payload = parseJsonLoose(out.payload) as IDataObject;
+	if ('payload' in out) {
+		// A document created without a payload has `null` (or, tolerated, empty text): it
+		// reads as the empty object it stands for.
+		if (out.payload === null || out.payload === '') out.payload = {};
+		else if (typeof out.payload === 'string')
+			out.payload = parseJsonLoose(out.payload) as IDataObject;
 	}
 	return out;
 }

@@ -81,10 +81,12 @@ export function shortDate(value: unknown): string | undefined {
 
 /**
  * `invoice-2026-001.pdf (success · invoice · 2026-01-31 09:00 UTC)`. A document without a
- * generated file shows the file name asked for in `meta._filename`, or else its id.
+ * generated file shows the file name asked for in `meta._filename`, or else its id. Its
+ * `filename` names a file only with `success`: the service may fill it in earlier (while
+ * generating, or on a failure such as a spent quota).
  */
 export function documentLabel(card: IDataObject): string {
-	let name = text(card.filename);
+	let name = card.status === 'success' ? text(card.filename) : '';
 	if (!name) {
 		const meta = parseJsonLoose(card.meta);
 		if (meta && typeof meta === 'object' && !Array.isArray(meta))

@@ -67,3 +67,5 @@ export async function searchWorkspaces(
 	const options = workspaceOptions(workspaceNames(await listWorkspaceCards(this)));
 	return { results: options.filter((o) => matchesTyped(o.value, [o.name], filter)) };
 }
+
+export { searchSnippets, searchTemplateFolders } from './library';

@@ -56,3 +56,5 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 		}))
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+export { getPdfEngines, getTemplateFolders } from './library';

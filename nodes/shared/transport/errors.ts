@@ -43,6 +43,21 @@ function clip(value: string, max = MAX_DETAIL): string {
 	return value.length > max ? `${value.slice(0, max)}…` : value;
 }
 
+/** The field a JSON:API `source` points at (`/data/attributes/identifier` → `identifier`). */
+function pointedField(source: unknown): string | undefined {
+	if (!source || typeof source !== 'object') return undefined;
+	const pointer = text((source as IDataObject).pointer) ?? text((source as IDataObject).parameter);
+	const last = pointer?.split('/').pop();
+	return last && !['data', 'attributes', 'base', 'status'].includes(last) ? last : undefined;
+}
+
+/** "identifier can't be blank": the field in words before its message, unless already named. */
+function withField(field: string | undefined, message: string): string {
+	if (!field) return message;
+	const words = field.replace(/_/g, ' ');
+	return message.toLowerCase().startsWith(words.toLowerCase()) ? message : `${words} ${message}`;
+}
+
 /** The service's own words from an error body, whichever of the shapes it has. */
 export function serviceDetails(body: unknown): string[] {
 	const value = parseJsonLoose(Buffer.isBuffer(body) ? body.toString('utf8') : body);
@@ -54,18 +69,21 @@ export function serviceDetails(body: unknown): string[] {
 			if (entry && typeof entry === 'object') {
 				const e = entry as IDataObject;
 				const detail = text(e.detail) ?? text(e.title) ?? text(e.message);
-				if (detail) out.push(clip(detail));
+				if (detail) out.push(clip(withField(pointedField(e.source), detail)));
 			} else if (text(entry)) out.push(clip(String(entry)));
 		}
 	} else if (obj.errors && typeof obj.errors === 'object') {
 		for (const [field, messages] of Object.entries(obj.errors as IDataObject)) {
-			const list = Array.isArray(messages) ? messages : [messages];
-			for (const message of list) {
-				const m = text(message);
-				if (!m) continue;
-				out.push(
-					clip(field === 'base' || field === 'status' ? m : `${field.replace(/_/g, ' ')} ${m}`),
-				);
+			// One level of nesting is read too: {"document": {"payload": ["is invalid"]}}.
+			const nested = messages && typeof messages === 'object' && !Array.isArray(messages);
+			const pairs: Array<[string, unknown]> = nested
+				? Object.entries(messages as IDataObject)
+				: [[field, messages]];
+			for (const [name, list] of pairs) {
+				for (const message of Array.isArray(list) ? list : [list]) {
+					const m = text(message);
+					if (m) out.push(clip(name === 'base' || name === 'status' ? m : withField(name, m)));
+				}
 			}
 		}
 	} else {
@@ -125,7 +143,8 @@ export function describeHttpError(
 		case 400:
 			return {
 				message: `The service could not read the request (400)${said ? `: ${said}` : ''}`,
-				description: 'Check that payload and meta are valid JSON objects.',
+				description:
+					'Check the JSON fields of this node (payload, meta, sample data): each must be one valid JSON object. If they are, something between n8n and the service changed the request.',
 			};
 		case 408:
 		case 429: {

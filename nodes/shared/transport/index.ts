@@ -9,6 +9,9 @@ export * from './request';
 export * from './documents';
 export * from './templates';
 export * from './hooks';
+export * from './snippets';
+export * from './folders';
+export * from './engines';
 export { describeShape } from './schemas';
 export {
 	DEFAULT_MAX_LIMIT_WAIT_MS,

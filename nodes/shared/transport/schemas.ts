@@ -83,6 +83,38 @@ export const workspaceCardListEnvelope = z
 	})
 	.passthrough();
 
+/** A record of the workspace's library (a snippet, a template folder): an id and a name. */
+const libraryRecord = z.object({ id: z.string().min(1), identifier: nullableString }).passthrough();
+
+export const snippetEnvelope = z.object({ snippet: libraryRecord }).passthrough();
+export const snippetListEnvelope = z
+	.object({ snippets: z.array(libraryRecord), meta: pageMetaSchema.nullable().optional() })
+	.passthrough();
+
+export const templateFolderEnvelope = z.object({ template_folder: libraryRecord }).passthrough();
+export const templateFolderListEnvelope = z
+	.object({
+		template_folders: z.array(libraryRecord),
+		meta: pageMetaSchema.nullable().optional(),
+	})
+	.passthrough();
+
+/** `GET /api/v1/pdf_engines`: not paged. `deprecated_on` is a date, or null while supported. */
+export const pdfEngineListEnvelope = z
+	.object({
+		pdf_engines: z.array(
+			z
+				.object({
+					id: z.union([z.string().min(1), z.number()]),
+					name: nullableString,
+					version: z.union([z.string(), z.number()]).nullable().optional(),
+					deprecated_on: nullableString,
+				})
+				.passthrough(),
+		),
+	})
+	.passthrough();
+
 /** First problem of a failed check, as "path: message". */
 export function firstIssue(error: z.ZodError): string {
 	const issue = error.issues[0];

@@ -43,7 +43,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: 'Change the draft of a template: name, body, styles, sample data, output',
+				description:
+					'Change the draft of a template: name, body, styles, sample data, output, PDF engine, folder',
 				action: 'Update a template',
 			},
 		],

@@ -1,10 +1,11 @@
 /**
  * The Template Fields collection of create and update, and reading it into the service's
- * field names: identifier, body_draft, scss_style_draft, sample_data_draft, output_type.
+ * field names: identifier, body_draft, scss_style_draft, sample_data_draft, output_type,
+ * pdf_engine_draft_id (the engine of the draft) and template_folder_id.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputError, parseJsonObject, preview } from '../../../shared/helpers/parse';
+import { InputError, parseId, parseJsonObject, preview } from '../../../shared/helpers/parse';
 
 export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
 
@@ -23,6 +24,18 @@ export const templateFields = (displayName: string): INodeProperties => ({
 			default: '',
 			placeholder: 'e.g. <h1>Invoice {{ number }}</h1>',
 			description: 'The HTML of the template, with Liquid variables such as {{ customer.name }}',
+		},
+		{
+			displayName: 'Folder Name or ID',
+			name: 'folderId',
+			type: 'options',
+			typeOptions: {
+				loadOptionsMethod: 'getTemplateFolders',
+				loadOptionsDependsOn: ['workspaceId.value'],
+			},
+			default: '',
+			description:
+				'The template folder to keep the template in (its ID is a UUID), or No Folder to take it out of its folder. or No Folder to take it out of its folder. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Name',
@@ -44,6 +57,15 @@ export const templateFields = (displayName: string): INodeProperties => ({
 			],
 			default: 'pdf',
 			description: 'What documents of this template are: a PDF, or an image',
+		},
+		{
+			displayName: 'PDF Engine Name or ID',
+			name: 'pdfEngineId',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getPdfEngines' },
+			default: '',
+			description:
+				'The engine the draft renders with (a deprecated one shows its date: move templates off it before then). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		},
 		{
 			displayName: 'Sample Data (JSON)',
@@ -96,5 +118,26 @@ export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObje
 			);
 		fields.output_type = String(raw.outputType);
 	}
+	// The empty value is the lists' first entry: the service's default engine (nothing sent),
+	// and no folder (null takes the template out of its folder).
+	if (raw.pdfEngineId !== undefined && raw.pdfEngineId !== '')
+		fields.pdf_engine_draft_id = readEngineId(raw.pdfEngineId);
+	if (raw.folderId !== undefined)
+		fields.template_folder_id =
+			raw.folderId === '' ? null : parseId(raw.folderId, 'template folder');
 	return fields;
+}
+
+/** An engine's ID as the list gives it (the service's own; not assumed to be a UUID). */
+function readEngineId(value: unknown): string | number {
+	if (typeof value === 'number' && Number.isInteger(value)) return value;
+	const id = typeof value === 'string' ? value.trim() : '';
+	if (id === '' || id.length > 100 || /[\s/?#]/.test(id))
+		throw new InputError(
+			id === ''
+				? 'The PDF engine is empty'
+				: `The PDF engine "${preview(value)}" is not an engine ID`,
+			'Choose an engine under Template Fields → PDF Engine, or remove the field',
+		);
+	return id;
 }

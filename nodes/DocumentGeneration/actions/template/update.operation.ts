@@ -29,7 +29,7 @@ export const execute = perItem(
 		if (!Object.keys(fields).length)
 			throw new InputError(
 				'Nothing to update: no field is given',
-				'Add at least one field under Update Fields (Name, Body, Styles, Sample Data or Output Type)',
+				'Add at least one field under Update Fields (Name, Body, Styles, Sample Data, Output Type, PDF Engine or Folder)',
 			);
 		return { id, fields };
 	},

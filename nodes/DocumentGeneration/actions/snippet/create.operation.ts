@@ -1,0 +1,31 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { workspaceIdLocator } from '../../../shared/descriptions';
+import { withoutSecrets } from '../../../shared/helpers/document';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
+import { createSnippet } from '../../../shared/transport';
+import { readWorkspaceId } from '../ids';
+import { checkSnippetCode, checkSnippetName, snippetCode, snippetName } from './fields';
+
+export const properties: INodeProperties[] = [
+	{ ...workspaceIdLocator, description: 'The workspace to create the snippet in' },
+	snippetName,
+	snippetCode,
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['snippet'], operation: ['create'] } },
+	properties,
+);
+
+export const execute = perItem(
+	(ctx, i) => ({
+		workspace_id: readWorkspaceId(ctx, i),
+		identifier: checkSnippetName(ctx.getNodeParameter('identifier', i, '')),
+		code: checkSnippetCode(ctx.getNodeParameter('code', i, ''), true),
+	}),
+	async (ctx, fields, i) =>
+		paired(withoutSecrets(await createSnippet(ctx, fields, { itemIndex: i })), i),
+	CONCURRENCY,
+);

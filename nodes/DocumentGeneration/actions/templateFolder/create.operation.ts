@@ -1,0 +1,29 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { workspaceIdLocator } from '../../../shared/descriptions';
+import { withoutSecrets } from '../../../shared/helpers/document';
+import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
+import { createTemplateFolder } from '../../../shared/transport';
+import { readWorkspaceId } from '../ids';
+import { checkFolderName, folderName } from './fields';
+
+export const properties: INodeProperties[] = [
+	{ ...workspaceIdLocator, description: 'The workspace to create the folder in' },
+	folderName('The name of the folder, as the dashboard and the template lists show it'),
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['templateFolder'], operation: ['create'] } },
+	properties,
+);
+
+export const execute = perItem(
+	(ctx, i) => ({
+		app_id: readWorkspaceId(ctx, i),
+		identifier: checkFolderName(ctx.getNodeParameter('identifier', i, '')),
+	}),
+	async (ctx, fields, i) =>
+		paired(withoutSecrets(await createTemplateFolder(ctx, fields, { itemIndex: i })), i),
+	CONCURRENCY,
+);

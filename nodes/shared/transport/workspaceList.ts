@@ -1,0 +1,63 @@
+/**
+ * Reading every record of one workspace from a list that needs `q[workspace_id]` (snippets,
+ * template folders): one request with `page=all`, which the service answers with the whole
+ * list; should it page the list anyway, its `next_page` is followed, within a bound.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import type { CallOptions, TransportContext } from '../types';
+import type { Query } from './exchange';
+import { apiRequest } from './request';
+
+/** Pages read at most when the service ignores `page=all` (24 or more records each). */
+export const MAX_WORKSPACE_LIST_PAGES = 50;
+
+type ListAnswer<K extends string> = Record<K, unknown[]> & {
+	meta?: { next_page?: number | null } | null;
+};
+
+export interface WorkspaceList<K extends string> {
+	/** The list's path, e.g. `/api/v1/snippets`. */
+	path: string;
+	/** The key of the answer that holds the records, e.g. `snippets`. */
+	key: K;
+	/** The field of a record that names its workspace (`workspace_id`, `app_id`). */
+	workspaceKey: string;
+	/** The call, for messages: "list snippets". */
+	what: string;
+	schema: z.ZodType<ListAnswer<K>, z.ZodTypeDef, unknown>;
+}
+
+/**
+ * Every record of the workspace, in the service's order. Records of another workspace are
+ * dropped here, should the service ignore the filter.
+ */
+export async function listInWorkspace<K extends string>(
+	ctx: TransportContext,
+	list: WorkspaceList<K>,
+	workspaceId: string,
+	options: CallOptions = {},
+): Promise<IDataObject[]> {
+	const records: IDataObject[] = [];
+	let page: number | undefined;
+	for (let read = 0; read < MAX_WORKSPACE_LIST_PAGES; read++) {
+		const query: Query = [['q[workspace_id]', workspaceId]];
+		query.push(page === undefined ? ['page', 'all'] : ['page[number]', page]);
+		const answer = await apiRequest(
+			ctx,
+			{ method: 'GET', path: list.path, query, what: list.what, ...options },
+			list.schema,
+		);
+		const found = answer[list.key] as IDataObject[];
+		records.push(...found);
+		const next = answer.meta?.next_page;
+		if (typeof next !== 'number' || next <= (page ?? 1) || found.length === 0) break;
+		page = next;
+	}
+	const wanted = workspaceId.toLowerCase();
+	return records.filter((r) => {
+		const owner = r[list.workspaceKey];
+		return !owner || String(owner).toLowerCase() === wanted;
+	});
+}
