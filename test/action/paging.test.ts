@@ -1,4 +1,4 @@
-/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable no-console, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Lists of the service, on the real engine: 100 cards a page asked for (whether the service
  * honours it or not), filters in the service's own form, and one bound for every loop over
