@@ -117,8 +117,6 @@ export interface ScanResult {
 	complete: boolean;
 	/** The service's clock when it answered the first page (ms), from its `Date` header. */
 	serverTime?: number;
-	/** The cards a page held, learned from a page that had a next one (unknown without one). */
-	pageSize?: number;
 }
 
 /**
@@ -142,8 +140,6 @@ export async function scanDocumentCards(
 		const answer = await listDocumentCards(ctx, filters, page, call);
 		result.pages++;
 		result.serverTime ??= answer.serverTime;
-		if (answer.nextPage !== null)
-			result.pageSize = Math.max(result.pageSize ?? 0, answer.cards.length);
 		let done = false;
 		for (const card of answer.cards) if (visit(card, fetchedAt)) done = true;
 		page = done ? null : answer.nextPage;
