@@ -57,11 +57,12 @@ function parameters(templateId, options = {}) {
 
 /**
  * The earliest a batch can end under a fixed-window limit: its minimal API requests (a create
- * per item and one list page per 24 documents) sent as the windows allow from `startedAt`,
+ * per item and one list page per `pageSize` documents: 100 asked for, 24 where the service
+ * ignores that) sent as the windows allow from `startedAt`,
  * then the documents of the last window through the generation queue.
  */
-function earliestMs({ items: n, limit, startedAt, pendingMs, generatingMs, workers }) {
-	const needed = n + Math.ceil(n / 24);
+function earliestMs({ items: n, limit, startedAt, pendingMs, generatingMs, workers, pageSize }) {
+	const needed = n + Math.ceil(n / pageSize);
 	const windowsAfterFirst = Math.ceil(needed / limit.requests) - 1;
 	const firstEnds = (Math.floor(startedAt / limit.perMs) + 1) * limit.perMs;
 	const lastSend =
@@ -112,6 +113,7 @@ async function runLimited({ name, n, plan, options, target }) {
 			pendingMs: plan.pendingMs,
 			generatingMs: plan.generatingMs,
 			workers: plan.workers,
+			pageSize: plan.honourPageSize === false ? 24 : 100,
 		});
 		const hints = result.runData?.['Document Generation']?.[0]?.hints ?? [];
 		return {

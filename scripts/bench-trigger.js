@@ -14,11 +14,13 @@
  *     time comes only from the lists' Date header), then idle polls;
  *   - first activation over a long history.
  *
- *   node scripts/bench-trigger.js [--burst 100] [--history 500] */
+ *   node scripts/bench-trigger.js [--burst 100] [--history 500] [--ignore-page-size]
+ *     --ignore-page-size   the sandbox serves 24 cards a page whatever page[size] asks */
 const { cliOption, runScript } = require('./ts-register');
 
 const BURST = Number(cliOption('--burst', 100));
 const HISTORY = Number(cliOption('--history', 500));
+const HONOUR_PAGE_SIZE = !process.argv.includes('--ignore-page-size');
 const LIST = '/api/v1/document_cards';
 const START = Date.UTC(2030, 0, 1, 9, 0, 0);
 
@@ -37,6 +39,7 @@ async function main() {
 			startTime: START,
 			listOrder: order,
 			seed: 11,
+			honourPageSize: HONOUR_PAGE_SIZE,
 		});
 		try {
 			for (let i = 0; i < history; i++) {
@@ -171,7 +174,7 @@ async function main() {
 			)
 			.join(' ');
 	console.log(
-		`Polling trigger: requests per poll (sandbox, manual clock, 24 cards per page; list = list requests, files = downloads)\n`,
+		`Polling trigger: requests per poll (sandbox, manual clock, ${HONOUR_PAGE_SIZE ? '100 cards a page (page[size] honoured)' : '24 cards a page (page[size] ignored)'}; list = list requests, files = downloads)\n`,
 	);
 	console.log(
 		line({

@@ -12,12 +12,15 @@
  * too tight for the Wait Timeout, and large files into n8n's filesystem binary store. Then
  * running again (bench-rerun.js): a 200-item batch killed midway on a plan with a limit, run
  * again with a Unique Key and without; and the race of two executions with the same keys
- * started a few ms apart.
+ * started a few ms apart. Then the list economy (bench-lists.js): the trigger after a burst of
+ * 600, Get Many of 500, the look-up over 480 recent documents and a batch of 1,000, with the
+ * sandbox honouring page[size] and ignoring it.
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun]
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
- *                        batches without limits; rerun: only running again */
+ *                        batches without limits; rerun: only running again; lists: only the
+ *                        list economy (about a minute) */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
 	fmt: fmt2,
@@ -29,6 +32,7 @@ const {
 } = require('./bench-limits');
 
 const { runRace, runRerun } = require('./bench-rerun');
+const { runLists } = require('./bench-lists');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -65,6 +69,7 @@ async function main() {
 		await runRerun();
 		await runRace();
 	}
+	if (ONLY === 'all' || ONLY === 'lists') await runLists();
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */

@@ -7,6 +7,7 @@
 //   SANDBOX_API_KEY  (default the built-in test key)
 //   SANDBOX_SHARE_LINKS=1, SANDBOX_PENDING_MS, SANDBOX_GENERATING_MS, SANDBOX_LAG_MS (optional)
 //   SANDBOX_NO_SEED_DOCS=1 to start without the three sample documents
+//   SANDBOX_IGNORE_PAGE_SIZE=1 to serve 24 cards a page whatever page[size] asks
 
 const path = require('path');
 const { startSandbox } = require(path.join(__dirname, '..', 'test', 'sandbox'));
@@ -62,6 +63,7 @@ function parseArgs(argv) {
 		port: envNumber('SANDBOX_PORT', 4010),
 		apiKey: process.env.SANDBOX_API_KEY || undefined,
 		shareLinks: process.env.SANDBOX_SHARE_LINKS === '1',
+		honourPageSize: process.env.SANDBOX_IGNORE_PAGE_SIZE !== '1',
 		pendingMs: envNumber('SANDBOX_PENDING_MS', 500),
 		generatingMs: envNumber('SANDBOX_GENERATING_MS', 2500),
 		visibilityLagMs: envNumber('SANDBOX_LAG_MS', 0),

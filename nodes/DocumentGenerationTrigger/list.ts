@@ -3,9 +3,8 @@
  * the service's clock read from every answer.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { listDocumentCards } from '../shared/transport';
+import { checkPageBound, listDocumentCards } from '../shared/transport';
 import type { ListFilters } from '../shared/types';
 import type { Entry, TriggerEvent, WalkFacts } from './cursor/model';
 import { MAX_PASSES, OVERLAP_SECONDS, ServiceClock, entryOf, newest } from './cursor/model';
@@ -14,8 +13,9 @@ import { Walk } from './cursor/walk';
 import type { Settings } from './settings';
 import { listFilters } from './settings';
 
-/** Pages in one walk, at most (24 cards each): a list that never ends is a service fault. */
-const MAX_PAGES = 5000;
+/** The trigger's list calls: a list that never ends fails with the shared bound's error. */
+const TRIGGER_LIST = { reader: 'trigger' } as const;
+
 export interface WalkResult {
 	walk: Walk;
 	settled: boolean;
@@ -38,7 +38,7 @@ export async function listPage(
 	filters: ListFilters,
 	page: number,
 ) {
-	const answer = await listDocumentCards(ctx, filters, page);
+	const answer = await listDocumentCards(ctx, filters, page, TRIGGER_LIST);
 	const now = Date.now();
 	run.clock.observe(answer.cards, now, answer.serverTime);
 	for (const card of answer.cards) {
@@ -67,16 +67,7 @@ export async function walkList(
 		const cards: IDataObject[] = [];
 		let pages = 0;
 		for (let page: number | null = 1; page !== null; ) {
-			if (pages >= MAX_PAGES) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`The document list did not end after ${MAX_PAGES} pages`,
-					{
-						description:
-							'The service kept announcing a next page. Narrow the trigger with Filters, or report it if it persists.',
-					},
-				);
-			}
+			checkPageBound(ctx, pages, TRIGGER_LIST);
 			const answer = await listPage(ctx, run, filters, page);
 			requests++;
 			pages++;

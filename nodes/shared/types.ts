@@ -22,6 +22,8 @@ export type TransportContext =
 export interface ListFilters {
 	templateIds?: string[];
 	status?: string;
+	/** Several statuses at once (with `status`, any of them). */
+	statuses?: string[];
 	workspaceId?: string;
 	/** Unix seconds. */
 	updatedSince?: number;

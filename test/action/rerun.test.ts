@@ -354,7 +354,8 @@ describe('a Unique Key', () => {
 	});
 
 	test("a key's document updated while the look-up reads the list (it moves to page 1 after page 1 was read) is still found", async () => {
-		await withSandbox({}, async (sb) => {
+		// Pages of 24 (a service that ignores page[size]): the key's document is on page 2.
+		await withSandbox({ honourPageSize: false }, async (sb) => {
 			const first = await run(sb, keyed(sb), [{ n: 1 }]);
 			const id = String(first.items[0].json.id);
 			sb.updateDocument(id, { updated_at: Date.now() - 3600_000 });
@@ -385,7 +386,8 @@ describe('a Unique Key', () => {
 	});
 
 	test('the look-up over 480 recent documents of the template: one pass over their pages more than a run without the key', async () => {
-		await withSandbox({}, async (sb) => {
+		// Pages of 24 (a service that ignores page[size]); pages of 100: test/action/paging.test.ts.
+		await withSandbox({ honourPageSize: false }, async (sb) => {
 			// Made over the last 8 hours, one a minute.
 			for (let i = 0; i < 480; i++) {
 				const at = Date.now() - (i + 1) * 60_000;

@@ -423,7 +423,7 @@ describe('validation and error shapes', () => {
 		// sends them so): here the template is missing.
 		const unwrapped = await call(sb, 'POST', '/api/v1/documents', { body: { payload: {} } });
 		expect(parse(ErrorHash, unwrapped.json).errors).toEqual({ document_template: ['must exist'] });
-		const listStatus = await call(sb, 'GET', '/api/v1/document_cards?q[status]=pending');
+		const listStatus = await call(sb, 'GET', '/api/v1/document_cards?q[status]=finished');
 		expect(listStatus.status).toBe(422);
 		parse(ErrorHash, listStatus.json);
 	});
@@ -494,10 +494,10 @@ describe('lists', () => {
 		}
 	});
 
-	it('pages 24 at a time, newest first, with the meta envelope', async () => {
+	it('pages 24 at a time without page[size], newest first, with the meta envelope', async () => {
 		const pages: Json[] = [];
 		for (const n of [1, 2, 3]) {
-			const r = await call(sb, 'GET', `/api/v1/document_cards?page[number]=${n}&page[size]=100`);
+			const r = await call(sb, 'GET', `/api/v1/document_cards?page[number]=${n}`);
 			expect(r.status).toBe(200);
 			expect(r.headers['content-type']).toBe(JSON_TYPE);
 			pages.push(parse(DocumentCardList, r.json));
@@ -523,12 +523,20 @@ describe('lists', () => {
 		expect(beyond.meta.next_page).toBeNull();
 	});
 
-	it('filters by template (array and single forms), status, workspace and search', async () => {
+	it('filters by template (single and comma-joined forms), status, workspace and search', async () => {
 		const inv = tpl(sb, 'invoice');
 		const rec = tpl(sb, 'receipt');
 		const get = async (qs: string) =>
 			parse(DocumentCardList, (await call(sb, 'GET', `/api/v1/document_cards?${qs}`)).json);
-		let l = await get(`q[document_template_id][]=${inv.id}&q[document_template_id][]=${rec.id}`);
+		// The `[]` form, which no official client sends, is refused loudly.
+		const arrayForm = await call(
+			sb,
+			'GET',
+			`/api/v1/document_cards?q[document_template_id][]=${inv.id}&q[document_template_id][]=${rec.id}`,
+		);
+		expect(arrayForm.status).toBe(400);
+		expect(arrayForm.json.errors[0].detail).toMatch(/q\[document_template_id\]=ID or ID1,ID2/);
+		let l = await get(`q[document_template_id]=${inv.id},${rec.id}`);
 		expect(l.document_cards.length).toBe(20);
 		expect(
 			l.document_cards.every((c: Json) => [inv.id, rec.id].includes(c.document_template_id)),
@@ -551,8 +559,11 @@ describe('lists', () => {
 				(c: Json) => c.app_id === sb.workspaces[1].id && c.status === 'success',
 			),
 		).toBe(true);
-		l = await get('q[search]=special-rep');
+		l = await get('q[search]=Special-Rep');
 		expect(l.document_cards.map((c: Json) => c.id)).toEqual([ids[7]]);
+		// part of a file name is case-sensitive, a document id matches whole
+		expect((await get('q[search]=special-rep')).document_cards).toEqual([]);
+		expect((await get(`q[search]=${ids[12].slice(0, 8)}`)).document_cards).toEqual([]);
 		l = await get(`q[search]=${ids[12].toUpperCase()}`);
 		expect(l.document_cards.map((c: Json) => c.id)).toEqual([ids[12]]);
 		l = await get('q[search]=no-such-thing');
@@ -565,6 +576,8 @@ describe('lists', () => {
 			(r) => r.rawQuery.includes('%5B%5D') || r.rawQuery.includes('[]'),
 		)!;
 		expect(logged.query['q[document_template_id][]']).toEqual([inv.id, rec.id]);
+		l = await get('q[status][]=pending&q[status][]=generating');
+		expect(l.document_cards).toEqual([]);
 	});
 
 	it('q[updated_since] compares whole seconds, inclusive or exclusive', async () => {
@@ -1085,8 +1098,13 @@ describe('what real clients of the service send and read', () => {
 		});
 	});
 
-	it('q[status][] in the array form, repeatable; page[size] honoured when told to', async () => {
-		const sb = await open({ honourPageSize: true });
+	it('q[status][] in the array form, repeatable; page[size] honoured unless told not to', async () => {
+		const ignoring = await open({ honourPageSize: false });
+		for (let i = 0; i < 30; i++) ignoring.createDocument({ status: 'success' });
+		const first = await call(ignoring, 'GET', '/api/v1/document_cards?page[size]=100');
+		expect(first.json.document_cards).toHaveLength(24);
+		expect(first.json.meta).toMatchObject({ next_page: 2, total_pages: 2 });
+		const sb = await open();
 		for (const status of ['success', 'failure', 'draft', 'success'])
 			sb.createDocument({ status: status as 'success' });
 		const both = await call(

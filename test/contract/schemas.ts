@@ -126,7 +126,7 @@ export const ListMeta = z
 	.strict();
 
 export const DocumentCardList = z
-	.object({ document_cards: z.array(DocumentCard).max(24), meta: ListMeta })
+	.object({ document_cards: z.array(DocumentCard).max(100), meta: ListMeta })
 	.strict();
 
 export const TemplateCard = z

@@ -109,7 +109,7 @@ async function pollAcrossRestart({ sb, n8n }) {
 	const receipt = sb.templates.find((t) => t.identifier === 'receipt').id;
 	const listPolls = () =>
 		sb.requests.filter(
-			(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id][]'],
+			(r) => r.path === '/api/v1/document_cards' && r.query['q[document_template_id]'],
 		).length;
 	const polled = await until(() => listPolls() > 0, 75_000);
 	const docs = [];

@@ -262,15 +262,28 @@ describe('document picker (listSearch searchDocuments)', () => {
 	};
 
 	test('pages through every document with pagination tokens; labels show file name or id, status, template, date', async () => {
-		const first = await listSearch('searchDocuments', { credentials: creds });
-		expect(first.results).toHaveLength(24);
-		expect(first.paginationToken).toBe('2');
-		const second = await listSearch('searchDocuments', {
-			credentials: creds,
-			paginationToken: first.paginationToken,
-		});
+		// All 30 on one page of 100; a service that ignores the size serves 24 and a next page.
+		const whole = await listSearch('searchDocuments', { credentials: creds });
+		expect(whole.results).toHaveLength(30);
+		expect(whole.paginationToken).toBeUndefined();
+		sb.setOptions({ honourPageSize: false });
+		let first, second;
+		try {
+			first = await listSearch('searchDocuments', { credentials: creds });
+			expect(first.results).toHaveLength(24);
+			expect(first.paginationToken).toBe('2');
+			second = await listSearch('searchDocuments', {
+				credentials: creds,
+				paginationToken: first.paginationToken,
+			});
+		} finally {
+			sb.setOptions({ honourPageSize: true });
+		}
 		expect(second.results).toHaveLength(6);
 		expect(second.paginationToken).toBeUndefined();
+		expect(whole.results.map((r) => r.value).sort()).toEqual(
+			[...first.results, ...second.results].map((r) => r.value).sort(),
+		);
 
 		const all = [...first.results, ...second.results];
 		expect(new Set(all.map((r) => r.value))).toEqual(
@@ -285,7 +298,7 @@ describe('document picker (listSearch searchDocuments)', () => {
 		expect(label.get(ids.failed)).toBe(`${ids.failed} (failure · payslip · ${when(ids.failed)})`);
 
 		const pages = requestsTo('/api/v1/document_cards').map((r) => r.query['page[number]']);
-		expect(pages).toEqual(['1', '2']);
+		expect(pages).toEqual(['1', '1', '2']);
 	});
 
 	test('narrows by part of the file name, searched by the service (q[search])', async () => {

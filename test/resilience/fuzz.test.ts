@@ -226,7 +226,13 @@ function checkRequests(requests: LoggedRequest[]) {
 				case 'q[status]':
 					expect(['success', 'failure', 'draft']).toContain(values[0]);
 					break;
-				case 'q[document_template_id][]':
+				case 'page[size]':
+					expect(values).toEqual(['100']);
+					break;
+				case 'q[document_template_id]':
+					expect(values).toHaveLength(1);
+					expect(values[0].split(',').every((v) => UUID_ONLY.test(v))).toBe(true);
+					break;
 				case 'q[workspace_id]':
 					expect(values.every((v) => UUID_ONLY.test(v))).toBe(true);
 					break;

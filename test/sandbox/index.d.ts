@@ -46,7 +46,7 @@ export interface SandboxOptions {
 	webhookSecret?: string;
 	/** false: registered hooks receive nothing when documents finish; default true */
 	webhooks?: boolean;
-	/** the document list honours page[size] (1–100); default false (always 24) */
+	/** the document list honours page[size] (1–100, else 24); default true; false: always 24 */
 	honourPageSize?: boolean;
 	/** documents show `filename` before success too, as the real service may: while
 	 * `generating`, and on a "Quota exceeded" failure; default false (only with success) */

@@ -17,6 +17,7 @@ const { createRandom, shuffled, parseQuery, queryValue, queryValues } = require(
 
 const DEFAULT_API_KEY = 'sk_test_sandbox_0123456789abcdef';
 const PAGE_SIZE = 24;
+const LIST_STATUSES = ['draft', 'pending', 'generating', 'success', 'failure'];
 const MAX_BODY = 20 * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const UNAUTHORIZED_DETAIL =
@@ -39,7 +40,7 @@ const DEFAULT_OPTIONS = {
 	syncLimitMs: 30000,
 	webhookSecret: DEFAULT_WEBHOOK_SECRET,
 	webhooks: true,
-	honourPageSize: false,
+	honourPageSize: true,
 	earlyFilename: false,
 	ignorePageAll: false,
 	rateLimit: null,
@@ -99,8 +100,8 @@ function pageNumber(query) {
 }
 
 /**
- * 24, or `page[size]` (a whole number from 1 to 100) when the sandbox is told to honour it:
- * whether the service does is not known, so clients must work either way.
+ * `page[size]` (a whole number from 1 to 100), else 24; always 24 with `honourPageSize: false`
+ * (the service is likely to honour it, but clients must work either way).
  */
 function pageSize(query, honoured) {
 	const n = Number(queryValue(query, 'page[size]'));
@@ -438,7 +439,7 @@ async function startSandbox(userOptions = {}) {
 		const statuses = [...queryValues(query, 'q[status][]'), queryValue(query, 'q[status]')].filter(
 			(s) => s !== undefined && s !== '',
 		);
-		if (statuses.some((s) => !['success', 'failure', 'draft'].includes(s))) {
+		if (statuses.some((s) => !LIST_STATUSES.includes(s))) {
 			errors.status = ['is not included in the list'];
 		}
 		const sinceRaw = queryValue(query, 'q[updated_since]');
@@ -450,14 +451,22 @@ async function startSandbox(userOptions = {}) {
 		}
 		if (Object.keys(errors).length) return unprocessable(errors);
 
-		const templateIds = [
-			...queryValues(query, 'q[document_template_id][]'),
-			...queryValues(query, 'q[document_template_id]'),
-		];
+		// The form every official client sends: one id, or ids joined by commas. The `[]` form
+		// (no official client sends it, its handling by the service is unknown) is refused
+		// loudly, so that a client sending it fails its tests instead of reading another list.
+		if (queryValues(query, 'q[document_template_id][]').length)
+			return errorList(
+				400,
+				'Bad Request',
+				'q[document_template_id][] is not a form the sandbox accepts: send q[document_template_id]=ID or ID1,ID2',
+			);
+		const templateIds = queryValues(query, 'q[document_template_id]')
+			.flatMap((v) => String(v).split(','))
+			.map((v) => v.trim())
+			.filter(Boolean);
 		const workspaceId = queryValue(query, 'q[workspace_id]');
-		const search = String(queryValue(query, 'q[search]') || '')
-			.trim()
-			.toLowerCase();
+		// A document id matches exactly; other text matches part of the file name, case-sensitive.
+		const search = String(queryValue(query, 'q[search]') || '').trim();
 
 		let list = [...store.documents.values()].filter((rec) => {
 			if (!visibleInLists(rec)) return false;
@@ -469,10 +478,9 @@ async function startSandbox(userOptions = {}) {
 				if (options.updatedSinceInclusive ? sec < since : sec <= since) return false;
 			}
 			if (search) {
-				const inId = rec.id.toLowerCase().includes(search);
-				const inName =
-					rec.status === 'success' && rec.filename && rec.filename.toLowerCase().includes(search);
-				if (!inId && !inName) return false;
+				const isId = rec.id.toLowerCase() === search.toLowerCase();
+				const inName = rec.status === 'success' && rec.filename && rec.filename.includes(search);
+				if (!isId && !inName) return false;
 			}
 			return true;
 		});

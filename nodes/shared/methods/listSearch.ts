@@ -1,7 +1,12 @@
 /** The `list` modes of the resource locators (`templateId`, `documentId`, `workspaceId`). */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listDocumentCards, listTemplateCards, listWorkspaceCards } from '../transport';
+import {
+	checkPageBound,
+	listDocumentCards,
+	listTemplateCards,
+	listWorkspaceCards,
+} from '../transport';
 import {
 	documentLabel,
 	matchesTyped,
@@ -12,6 +17,8 @@ import {
 	workspaceOptions,
 } from './labels';
 import { workspaceNamesOrNone } from './workspaces';
+
+const PICKER = { reader: 'picker' } as const;
 
 /**
  * Every template (one request, `page=all`), narrowed here as the user types: by identifier,
@@ -40,9 +47,9 @@ export async function searchTemplates(
 }
 
 /**
- * Documents, 24 a page as the service lists them, narrowed by the service (`q[search]`: part
- * of the file name, or the id; a pasted URL holding an id searches for that id). The
- * pagination token is the next page number.
+ * Documents, up to 100 a page as the service lists them, narrowed by the service (`q[search]`:
+ * part of the file name, or the id; a pasted URL holding an id searches for that id). The
+ * pagination token is the next page number; the list stops offering more at the shared bound.
  */
 export async function searchDocuments(
 	this: ILoadOptionsFunctions,
@@ -54,7 +61,8 @@ export async function searchDocuments(
 			? Number(paginationToken)
 			: 1;
 	const search = uuidIn(filter) ?? (filter?.trim() || undefined);
-	const { cards, nextPage } = await listDocumentCards(this, { search }, page);
+	checkPageBound(this, page - 1, PICKER);
+	const { cards, nextPage } = await listDocumentCards(this, { search }, page, PICKER);
 	const results = cards.map((card) => ({ name: documentLabel(card), value: String(card.id) }));
 	return { results, paginationToken: nextPage ? String(nextPage) : undefined };
 }

@@ -5,6 +5,8 @@ import { parseHttpDate } from '../helpers/dates';
 import type { CallOptions, ListFilters, TransportContext } from '../types';
 import type { Query } from './exchange';
 import { headerValue } from './exchange';
+import type { ListReader } from './paging';
+import { MAX_LIST_PAGES, REQUESTED_PAGE_SIZE, nextPageAfter, unendingListError } from './paging';
 import { recordRequest, restResource } from './records';
 import { apiRequest, apiRequestWithHeaders } from './request';
 import {
@@ -15,12 +17,20 @@ import {
 	syncEnvelope,
 } from './schemas';
 
-export const PAGE_SIZE = 24;
-
+/**
+ * The list's filters in the service's own form: one template as `q[document_template_id]=ID`,
+ * several comma-joined (never the `[]` form, which no official client sends); one status as
+ * `q[status]=x`, several as `q[status][]=x` each.
+ */
 export function filterQuery(filters: ListFilters): Query {
 	const query: Query = [];
-	for (const id of filters.templateIds ?? []) query.push(['q[document_template_id][]', id]);
-	if (filters.status) query.push(['q[status]', filters.status]);
+	const templateIds = [...new Set(filters.templateIds ?? [])];
+	if (templateIds.length) query.push(['q[document_template_id]', templateIds.join(',')]);
+	const statuses = [
+		...new Set([...(filters.status ? [filters.status] : []), ...(filters.statuses ?? [])]),
+	];
+	if (statuses.length === 1) query.push(['q[status]', statuses[0]]);
+	else for (const status of statuses) query.push(['q[status][]', status]);
 	if (filters.workspaceId) query.push(['q[workspace_id]', filters.workspaceId]);
 	if (filters.updatedSince !== undefined) query.push(['q[updated_since]', filters.updatedSince]);
 	if (filters.search) query.push(['q[search]', filters.search]);
@@ -34,38 +44,69 @@ export interface CardPage {
 	serverTime?: number;
 }
 
-/** One page (24 cards) of the document list. */
+export interface ListOptions extends CallOptions {
+	/** Where the list is read (names how to narrow it in the error of a list that loops). */
+	reader?: ListReader;
+}
+
+/**
+ * One page of the document list, asking for 100 cards (`page[size]`); the service may serve
+ * fewer (24), so callers follow `nextPage` and never count on the size. A page that names a
+ * next page not after itself fails (`unendingListError`).
+ */
 export async function listDocumentCards(
 	ctx: TransportContext,
 	filters: ListFilters,
 	page: number,
-	options: CallOptions = {},
+	options: ListOptions = {},
 ): Promise<CardPage> {
+	const { reader = 'getAll', ...call } = options;
 	const { body: answer, headers } = await apiRequestWithHeaders(
 		ctx,
 		{
 			method: 'GET',
 			path: '/api/v1/document_cards',
-			query: [['page[number]', page], ...filterQuery(filters)],
+			query: [['page[number]', page], ['page[size]', REQUESTED_PAGE_SIZE], ...filterQuery(filters)],
 			what: `list documents (page ${page})`,
-			...options,
+			...call,
 		},
 		documentCardListEnvelope,
 	);
-	const next = answer.meta?.next_page;
 	const cards = answer.document_cards as IDataObject[];
-	// Defensive: a page that is empty cannot be followed by more.
-	const result: CardPage = {
-		cards,
-		nextPage: typeof next === 'number' && next > page && cards.length > 0 ? next : null,
-	};
+	const next = nextPageAfter(page, answer.meta?.next_page, cards.length);
+	if (next !== null && typeof next === 'object') {
+		throw unendingListError(ctx.getNode(), {
+			reader,
+			pages: page,
+			backwards: { page, next: next.backwards },
+			itemIndex: call.itemIndex,
+		});
+	}
+	const result: CardPage = { cards, nextPage: next };
 	const serverTime = parseHttpDate(headerValue(headers, 'date'));
 	if (serverTime !== undefined) result.serverTime = serverTime;
 	return result;
 }
 
-export interface ScanOptions extends CallOptions {
-	/** Pages read at the most (default: all). */
+/**
+ * Fails when `pagesRead` pages have been read and the list names yet another: every loop over
+ * pages stops at the one shared bound.
+ */
+export function checkPageBound(
+	ctx: TransportContext,
+	pagesRead: number,
+	options: ListOptions = {},
+): void {
+	if (pagesRead < MAX_LIST_PAGES) return;
+	throw unendingListError(ctx.getNode(), {
+		reader: options.reader ?? 'getAll',
+		pages: pagesRead,
+		itemIndex: options.itemIndex,
+	});
+}
+
+export interface ScanOptions extends ListOptions {
+	/** Pages read at the most (default: all, up to the shared bound). */
 	maxPages?: number;
 	stop?: AbortSignal;
 }
@@ -81,7 +122,8 @@ export interface ScanResult {
 /**
  * One pass over the document list from page 1: every card is handed to `visit` with the host
  * time its page was fetched. It ends when `visit` answers true (it has seen all it wanted),
- * at the list's last page, after `maxPages`, or when `stop` aborts.
+ * at the list's last page, after `maxPages`, or when `stop` aborts. A list longer than the
+ * shared bound fails (`checkPageBound`).
  */
 export async function scanDocumentCards(
 	ctx: TransportContext,
@@ -93,6 +135,7 @@ export async function scanDocumentCards(
 	const result: ScanResult = { pages: 0, complete: false };
 	for (let page: number | null = 1; page !== null; ) {
 		if (result.pages >= maxPages || stop?.aborted) return result;
+		checkPageBound(ctx, result.pages, call);
 		const fetchedAt = Date.now();
 		const answer = await listDocumentCards(ctx, filters, page, call);
 		result.pages++;

@@ -7,6 +7,7 @@ export * from './failures';
 export * from './network';
 export * from './request';
 export * from './documents';
+export * from './paging';
 export * from './templates';
 export * from './hooks';
 export * from './snippets';

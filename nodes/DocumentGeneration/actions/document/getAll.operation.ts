@@ -9,8 +9,9 @@ import {
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/parse';
-import { listDocumentCards } from '../../../shared/transport';
+import { checkPageBound, listDocumentCards } from '../../../shared/transport';
 import { readLimit } from '../ids';
+import { DOCUMENT_STATUSES, parseSearchFilters } from './listFilters';
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
@@ -33,7 +34,25 @@ export const properties: INodeProperties[] = [
 					{ name: 'Success', value: 'success' },
 				],
 				default: 'success',
-				description: 'Only documents with this status',
+				description:
+					'Only documents with this status. To ask for several (or for pending and generating documents), use Statuses.',
+			},
+			{
+				displayName: 'Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: DOCUMENT_STATUSES,
+				default: [],
+				description: 'Only documents with one of these statuses (with Status as well: any of them)',
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. invoice-2026',
+				description:
+					'Only documents whose file name contains this text (case-sensitive: "Invoice" does not find "invoice"), or the document with this exact ID',
 			},
 			{
 				displayName: 'Updated Since',
@@ -54,15 +73,20 @@ export const description = updateDisplayOptions(
 export const execute = perItem(
 	(ctx, i) => {
 		const limit = readLimit(ctx, i);
-		const filters = parseListFilters(ctx.getNodeParameter('filters', i, {}));
+		const raw = ctx.getNodeParameter('filters', i, {}) as IDataObject;
+		const filters = { ...parseListFilters(raw), ...parseSearchFilters(raw) };
 		return { limit, filters };
 	},
 	async (ctx, { limit, filters }, i) => {
 		const seen = new Set<string>();
 		const documents: IDataObject[] = [];
-		// 24 cards a page: no page is read beyond what the limit needs.
-		for (let page: number | null = 1; page !== null && documents.length < limit; ) {
-			const answer = await listDocumentCards(ctx, filters, page, { itemIndex: i });
+		const call = { itemIndex: i, reader: 'getAll' as const };
+		// Up to 100 cards a page, as many as the service serves: no page is read beyond what the
+		// limit needs, and none beyond the shared bound.
+		let pages = 0;
+		for (let page: number | null = 1; page !== null && documents.length < limit; pages++) {
+			checkPageBound(ctx, pages, call);
+			const answer = await listDocumentCards(ctx, filters, page, call);
 			for (const card of answer.cards) {
 				// Paging by number can repeat a card when the list shifts between pages.
 				if (seen.has(String(card.id)) || documents.length >= limit) continue;

@@ -186,7 +186,7 @@ export async function lookUp(
 			ctx,
 			{ templateIds: templates, updatedSince: since },
 			visit,
-			{ itemIndex },
+			{ itemIndex, reader: 'lookUp' },
 		);
 		// A card updated while the pass read the list may have moved past it (a list ordered by
 		// update time): when a key is still missing, one more look at those cards alone.
@@ -195,13 +195,16 @@ export async function lookUp(
 			const changed = updatedSinceFor([new Date(passStart).toISOString()], startedAt);
 			await scanDocumentCards(ctx, { templateIds: templates, updatedSince: changed }, visit, {
 				itemIndex,
+				reader: 'lookUp',
 			});
 		}
 	} else if (remembered.size >= 2) {
 		// A retry: the list from the earliest write, while it costs less than one get each.
 		const since = updatedSinceFor(rememberedAt, Date.now());
+		// (Pages and gets are both requests: whatever the page size, no more pages than gets.)
 		await scanDocumentCards(ctx, { templateIds: templates, updatedSince: since }, visit, {
 			itemIndex,
+			reader: 'lookUp',
 			maxPages: remembered.size - 1,
 		});
 	}

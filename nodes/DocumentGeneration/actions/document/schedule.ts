@@ -13,7 +13,8 @@ const QUICK_LOOKS = 4;
  * 1 s, 1 s, 1.5 s, 2.25 s, 3.4 s, … (looks at about 1, 2, 3.5, 5.75, 9.1 s). `quick` (the
  * service has not limited this execution's requests) adds four looks a quarter second apart
  * after the first, where most generations end (looks at 1, 1.25, 1.5, 1.75, 2 s, then 3, 4.5,
- * 6.75 s, …): each look is one list request for up to 24 documents, cheap when requests are.
+ * 6.75 s, …): each look is one list request for up to 100 documents (24 where the service
+ * ignores the size asked for), cheap when requests are.
  */
 export function pollDelay(round: number, quick = false): number {
 	if (quick && round > 0 && round <= QUICK_LOOKS) return 250;

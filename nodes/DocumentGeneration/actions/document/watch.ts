@@ -4,7 +4,7 @@
  * result, handed on the moment it is known, so a finished document's file can be fetched
  * while others still generate.
  *
- * A poll round reads the document list (24 cards a page, narrowed by `q[updated_since]` on the
+ * A poll round reads the document list (up to 100 cards a page, narrowed by `q[updated_since]` on the
  * service's own time stamps and by the templates involved) when that takes fewer requests than
  * fetching each document by id, and stops paging as soon as every watched document has been
  * seen; otherwise, and for the last few documents, it fetches each card by id. Polls back off
@@ -19,7 +19,7 @@ import { timeOf } from '../../../shared/helpers/dates';
 import type { ItemError } from '../../../shared/helpers/items';
 import { CONCURRENCY, asNodeError, mapConcurrent } from '../../../shared/helpers/items';
 import {
-	PAGE_SIZE,
+	DEFAULT_PAGE_SIZE,
 	getDocumentCard,
 	heldByLimit,
 	isNotFound,
@@ -128,8 +128,11 @@ export class Watch {
 			Date.now(),
 		);
 		const templateIds = templateFilter(this.targets.map((t) => t.templateId));
-		/** Pages a list round is expected to take (at first: only ours in the list). */
-		let listPages = Math.ceil(this.watched.size / PAGE_SIZE);
+		/**
+		 * Pages a list round is expected to take: at first only ours in the list, at the fewest
+		 * cards a page the service is known to serve; then what the last round took.
+		 */
+		let listPages = Math.ceil(this.watched.size / DEFAULT_PAGE_SIZE);
 		for (let round = 0; this.watched.size > 0; round++) {
 			const soonest = this.expire(Date.now());
 			if (this.watched.size === 0) break;
@@ -254,7 +257,7 @@ export class Watch {
 				if (this.watched.has(id) && !this.settle(card, fetchedAt)) this.listShowsUnfinished = true;
 				return seen.size === wanted.size;
 			},
-			{ maxPages: wanted.size - 1, stop: this.stop },
+			{ maxPages: wanted.size - 1, stop: this.stop, reader: 'wait' },
 		);
 		if (!complete) return Infinity;
 		// Documents a complete list keeps leaving out (not visible yet, deleted) are fetched
