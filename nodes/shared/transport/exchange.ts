@@ -18,6 +18,7 @@ import { LimitWaitTooLong, gateFor } from './gate';
 import { apiError, limitError } from './failures';
 import { networkFailure } from './network';
 import { parseLimitHeaders } from './pace';
+import { RedirectRefused, sendWithinOrigin } from './redirects';
 import type { Attempts } from './errors';
 import { describeNetworkError, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
@@ -87,6 +88,16 @@ function hostOf(url: string | undefined, authenticated: boolean): string {
 	} catch {
 		return 'files';
 	}
+}
+
+/** One authenticated request through n8n's helper (the credential type's own Bearer header). */
+function authenticatedCall(ctx: TransportContext) {
+	return async (options: IHttpRequestOptions) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			options,
+		)) as IN8nHttpFullResponse;
 }
 
 /** A body still streaming (a download) is dropped when its answer is not used. */
@@ -164,13 +175,19 @@ export async function exchange(
 				headers: { ...(options.headers ?? {}) },
 				abortSignal: signal,
 			};
-			response = (
-				authenticated
-					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, send)
-					: await ctx.helpers.httpRequest(send)
-			) as IN8nHttpFullResponse;
+			// The key goes to the API's origin only: redirects are followed here, within it.
+			response = authenticated
+				? await sendWithinOrigin(send, what, authenticatedCall(ctx), discardBody)
+				: ((await ctx.helpers.httpRequest(send)) as IN8nHttpFullResponse);
 			outcome = { kind: 'status', status: response.statusCode };
 		} catch (error) {
+			if (error instanceof RedirectRefused) {
+				gate.done(attemptStarted, error.status);
+				throw apiError(ctx, error.text, secret, {
+					itemIndex: request.itemIndex,
+					httpCode: String(error.status),
+				});
+			}
 			gate.done(attemptStarted);
 			failure = networkFailure(error);
 			if (signal?.aborted || failure.code === 'ERR_CANCELED') throw cancelled();

@@ -1,0 +1,110 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * Hostile counterparts on localhost: a host that records every request it gets (the place a
+ * stolen key would arrive), and an API front that answers with redirects, either to that
+ * other host or within its own origin (then passing requests on to the sandbox).
+ */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+
+export interface Recorded {
+	method: string;
+	url: string;
+	headers: http.IncomingHttpHeaders;
+	body: string;
+}
+
+export interface HostileServer {
+	url: string;
+	requests: Recorded[];
+	close(): Promise<void>;
+}
+
+async function listen(
+	handler: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void,
+	host = '127.0.0.1',
+): Promise<HostileServer> {
+	const requests: Recorded[] = [];
+	const server = http.createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const body = Buffer.concat(chunks).toString('utf8');
+			requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+			handler(req, body, res);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, host, resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`,
+		requests,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+/**
+ * Another origin that records every header it gets and answers each request with a plausible
+ * document, so a client that followed a redirect here would take it for the API's answer.
+ */
+export async function startCollector(): Promise<HostileServer> {
+	return await listen((_req, _body, res) => {
+		const document = {
+			id: '00000000-0000-4000-8000-000000000001',
+			status: 'success',
+			document_template_id: '00000000-0000-4000-8000-000000000002',
+			meta: '{}',
+			filename: 'stolen.pdf',
+		};
+		res.writeHead(200, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ document, document_card: document, current_user: {} }));
+	});
+}
+
+/** An API front on 127.0.0.1: GET and DELETE answer 302, writes 307, all to `target` + path. */
+export async function startRedirector(target: string): Promise<HostileServer> {
+	return await listen((req, _body, res) => {
+		const read = req.method === 'GET' || req.method === 'DELETE';
+		res.writeHead(read ? 302 : 307, { Location: `${target}${req.url ?? '/'}` });
+		res.end();
+	});
+}
+
+/**
+ * An API front that redirects every request once within its own origin (302 for reads, 307
+ * for writes, to `/moved` + path, given relative), and passes `/moved/...` on to the sandbox.
+ */
+export async function startSameOriginRedirector(sandboxUrl: string): Promise<HostileServer> {
+	const sandbox = new URL(sandboxUrl);
+	return await listen((req, body, res) => {
+		const path = req.url ?? '/';
+		if (!path.startsWith('/moved/')) {
+			const read = req.method === 'GET' || req.method === 'DELETE';
+			res.writeHead(read ? 302 : 307, { Location: `/moved${path}` });
+			res.end();
+			return;
+		}
+		const headers = { ...req.headers, host: sandbox.host };
+		const forward = http.request(
+			{
+				host: sandbox.hostname,
+				port: sandbox.port,
+				method: req.method,
+				path: path.slice('/moved'.length),
+				headers,
+			},
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		forward.on('error', () => {
+			res.writeHead(502);
+			res.end();
+		});
+		forward.end(body);
+	});
+}
