@@ -108,7 +108,43 @@ export function parseJsonObject(value: unknown, label: string): IDataObject | un
 				: `Give the ${label} as one JSON object, e.g. {"customer": "Ada", "total": 42}`,
 		);
 	}
+	checkDepth(parsed, label);
 	return parsed as IDataObject;
+}
+
+/**
+ * Deepest nesting of objects and lists accepted in payload, meta and sample data. Real
+ * document data has a few levels; far deeper data cannot even be turned into the request's
+ * JSON (JavaScript's own serializer fails on it), so it is refused before anything is sent.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * How deep objects and lists nest in a value (a scalar is 0), walked with an explicit stack
+ * (no recursion, so any depth is measured); stops as soon as it passes `limit`.
+ */
+export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
+	let deepest = 0;
+	const seen = new Set<object>();
+	const stack: Array<[unknown, number]> = [[value, 1]];
+	while (stack.length) {
+		const [current, depth] = stack.pop()!;
+		if (!current || typeof current !== 'object' || seen.has(current)) continue;
+		seen.add(current);
+		if (depth > deepest) deepest = depth;
+		if (deepest > limit) return deepest;
+		for (const child of Object.values(current)) stack.push([child, depth + 1]);
+	}
+	return deepest;
+}
+
+/** Refuses a value nested deeper than MAX_JSON_DEPTH levels. */
+export function checkDepth(value: unknown, label: string): void {
+	if (jsonDepth(value) <= MAX_JSON_DEPTH) return;
+	throw new InputError(
+		`The ${label} is nested more than ${MAX_JSON_DEPTH} levels deep`,
+		`Flatten the ${label}: objects and lists may nest at most ${MAX_JSON_DEPTH} levels (a template reads a few), e.g. send a long chain as a list`,
+	);
 }
 
 /** A list of UUIDs from an array or a comma/space/newline separated string. */

@@ -1,7 +1,7 @@
 /** The payload of a document to create: from field rows, and never empty. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputError, preview } from './parse';
+import { InputError, MAX_JSON_DEPTH, checkDepth, preview } from './parse';
 
 /** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */
 function setOwn(target: IDataObject, key: string, value: unknown): void {
@@ -27,8 +27,14 @@ export function payloadFromFields(rows: unknown): IDataObject {
 		const entry = (row && typeof row === 'object' ? row : {}) as IDataObject;
 		const key = typeof entry.key === 'string' ? entry.key.trim() : String(entry.key ?? '');
 		if (key === '') return;
-		const path = key.split('.').map((part) => part.trim());
 		const where = `field ${index + 1} ("${preview(key)}")`;
+		const path = key.split('.', MAX_JSON_DEPTH + 1).map((part) => part.trim());
+		if (path.length > MAX_JSON_DEPTH) {
+			throw new InputError(
+				`The payload ${where} has more than ${MAX_JSON_DEPTH} levels in its name`,
+				`Use names of at most ${MAX_JSON_DEPTH} levels, such as customer.address.city`,
+			);
+		}
 		if (path.some((part) => part === '')) {
 			throw new InputError(
 				`The payload ${where} has an empty part in its name`,
@@ -37,14 +43,15 @@ export function payloadFromFields(rows: unknown): IDataObject {
 		}
 		let target = payload;
 		path.forEach((part, depth) => {
-			const sofar = path.slice(0, depth + 1).join('.');
+			// Made only for a message: joining at every level is quadratic in the name's length.
+			const sofar = () => path.slice(0, depth + 1).join('.');
 			const existing = Object.prototype.hasOwnProperty.call(target, part)
 				? target[part]
 				: undefined;
 			if (depth === path.length - 1) {
 				if (existing !== undefined) {
 					throw new InputError(
-						`The payload ${where} sets "${sofar}", which another field already sets`,
+						`The payload ${where} sets "${sofar()}", which another field already sets`,
 						'Give each name once; to build a list, put the whole list in one field with an expression',
 					);
 				}
@@ -59,8 +66,8 @@ export function payloadFromFields(rows: unknown): IDataObject {
 			} else {
 				// A value another row set (even an object from an expression) is not a level.
 				throw new InputError(
-					`The payload ${where} puts a name under "${sofar}", which another field sets to a value`,
-					`Use either "${sofar}" or names under it such as "${sofar}.name", not both`,
+					`The payload ${where} puts a name under "${sofar()}", which another field sets to a value`,
+					`Use either "${sofar()}" or names under it such as "${sofar()}.name", not both`,
 				);
 			}
 		});
@@ -73,7 +80,10 @@ export function requirePayload(
 	payload: IDataObject | undefined,
 	mode: 'json' | 'fields' | 'templateFields',
 ) {
-	if (payload && Object.keys(payload).length) return payload;
+	if (payload && Object.keys(payload).length) {
+		checkDepth(payload, 'payload');
+		return payload;
+	}
 	const hints = {
 		fields: 'Add the data the template needs under Payload Fields, e.g. customer.name = Ada',
 		templateFields:

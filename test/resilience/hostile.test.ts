@@ -1,0 +1,168 @@
+/**
+ * What a hostile service or hostile input can do, through the real engine: a file name with
+ * path parts or control characters gives a base name only (never a `directory`), and data
+ * nested 20,000 levels deep fails its item with a clear message before anything is sent, in
+ * every place that takes JSON (payload in each mode, meta, update, template sample data).
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../harness';
+import { canonical } from '../../nodes/shared/helpers/document';
+import { digestOf } from '../../nodes/DocumentGeneration/actions/document/reuse';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/parse';
+import { creds, expectCleanError, locator, op, useResilienceFixture } from './helpers';
+
+const fx = useResilienceFixture();
+const sb = fx.sb;
+beforeEach(() => {
+	sb.faults.clear();
+	sb.resetRequests();
+});
+
+describe('a file name from the service becomes a base name, never a directory', () => {
+	test.each([
+		['../../x/evil.pdf', 'evil.pdf'],
+		['a\\b\\c.pdf', 'c.pdf'],
+		['/etc/cron.d/job', 'job.pdf'],
+		['in\u0000voi\u202ece\r\n.pdf', 'invoice.pdf'],
+		['...', '<id>.pdf'],
+		['x/../', '<id>.pdf'],
+	])('%j gives %s', async (given, expected) => {
+		const doc = sb.createDocument({ status: 'success', filename: given });
+		expect(sb.cardJson(doc.id).filename).toBe(given);
+		const r = await runNode({ parameters: op.download(doc.id), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		const binary = r.items[0].binary!.data;
+		expect(binary.fileName).toBe(expected.replace('<id>', doc.id));
+		expect(binary.directory).toBeUndefined();
+		expect(binary.mimeType).toBe('application/pdf');
+	});
+});
+
+/** JSON text of `{"a": {"a": … 1 …}}`, `depth` levels deep. */
+function deepJson(depth: number): string {
+	return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+}
+
+const DEEP = 20_000;
+
+describe('data nested 20,000 levels deep fails its item clearly, nothing sent', () => {
+	const cases: Array<[string, () => INodeParameters, RegExp]> = [
+		[
+			'create, JSON payload',
+			() => op.create(fx.templateId, { payload: deepJson(DEEP) }),
+			/payload/,
+		],
+		[
+			'create, JSON payload with a Unique Key',
+			() =>
+				op.create(fx.templateId, {
+					status: 'pending',
+					waitForCompletion: false,
+					payload: deepJson(DEEP),
+					options: { uniqueKey: 'k-1' },
+				}),
+			/payload/,
+		],
+		[
+			'create, Payload Fields with a name of 20,000 levels',
+			() =>
+				op.create(fx.templateId, {
+					payloadMode: 'fields',
+					payloadFields: { values: [{ key: Array(DEEP).fill('a').join('.'), value: '1' }] },
+				}),
+			/payload field 1/,
+		],
+		[
+			'create, meta',
+			() => op.create(fx.templateId, { additionalFields: { meta: deepJson(DEEP) } }),
+			/meta/,
+		],
+		['update, payload', () => op.update(fx.docId, { payload: deepJson(DEEP) }), /payload/],
+		[
+			'template create, sample data',
+			() => ({
+				resource: 'template',
+				operation: 'create',
+				workspaceId: locator(sb.workspaces[0].id),
+				templateFields: { identifier: 'deep', sampleData: deepJson(DEEP) },
+			}),
+			/sample data/,
+		],
+	];
+
+	test.each(cases)('%s', async (_name, parameters, label) => {
+		// Two items with the same deep data: under Continue each fails on its own.
+		const r = await runNode({
+			parameters: parameters(),
+			items: [{}, {}],
+			credentials: creds(sb),
+			nodeSettings: { onError: 'continueRegularOutput' },
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.items).toHaveLength(2);
+		for (const item of r.items) {
+			expect(String(item.json.error)).toMatch(label);
+			expect(String(item.json.error)).toMatch(/nested more than 1000 levels|more than 1000 levels/);
+			expect(String(item.json.error)).not.toMatch(/call stack/i);
+		}
+		expect(sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+		const stopped = await runNode({ parameters: parameters(), credentials: creds(sb) });
+		const error = expectCleanError(stopped.error, 0);
+		expect(error.message).toMatch(/\(item 1\)/);
+		expect(String(error.description)).toMatch(/Flatten|at most 1000 levels/);
+		expect(sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+	});
+
+	test('a payload 1,000 levels deep is still sent, and its Unique Key digest is made', async () => {
+		const r = await runNode({
+			parameters: op.create(fx.templateId, {
+				payload: deepJson(MAX_JSON_DEPTH - 1),
+				options: { uniqueKey: 'deep-but-fine' },
+			}),
+			credentials: creds(sb),
+		});
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json.status).toBe('draft');
+		expect(sb.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+	});
+});
+
+describe('the canonical digest walks without recursion', () => {
+	/** The digest's text as it was first defined (recursive), which stored digests hold. */
+	function reference(value: unknown): string {
+		if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+		if (value && typeof value === 'object') {
+			const entries = Object.keys(value)
+				.sort()
+				.map((k) => `${JSON.stringify(k)}:${reference((value as Record<string, unknown>)[k])}`);
+			return `{${entries.join(',')}}`;
+		}
+		return JSON.stringify(value) ?? 'null';
+	}
+
+	test('the same text as before for every kind of value, so stored digests still match', () => {
+		const samples: unknown[] = [
+			{ b: [1, { z: null, a: [] }, 'x\u2028'], a: {}, '': undefined, u: [undefined], n: NaN },
+			[],
+			{},
+			'text',
+			0,
+			null,
+			undefined,
+			[[[[{ '"': "'" }]]]],
+			{ __proto__: null, k: true },
+		];
+		for (const value of samples) expect(canonical(value)).toBe(reference(value));
+		expect(
+			digestOf({ document_template_id: 't', payload: { b: 1, a: [1, 2] }, meta: { x: 'y' } }),
+		).toBe('858d452baef4087f8ace16c8');
+	});
+
+	test('any depth: 100,000 levels give their text, no stack overflow', () => {
+		const value = JSON.parse(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) as unknown;
+		expect(canonical(value)).toHaveLength(200_000);
+		expect(jsonDepth(value)).toBe(MAX_JSON_DEPTH + 1);
+		expect(jsonDepth(value, Infinity)).toBe(100_000);
+	});
+});
