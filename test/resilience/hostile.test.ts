@@ -2,7 +2,8 @@
  * What a hostile service or hostile input can do, through the real engine: a file name with
  * path parts or control characters gives a base name only (never a `directory`), and data
  * nested 20,000 levels deep fails its item with a clear message before anything is sent, in
- * every place that takes JSON (payload in each mode, meta, update, template sample data).
+ * every place that takes JSON (payload in each mode, meta, update, template sample data); an
+ * error that echoes the key or the signing secret in an encoded form shows none of it.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -10,7 +11,17 @@ import { runNode } from '../harness';
 import { canonical } from '../../nodes/shared/helpers/document';
 import { digestOf } from '../../nodes/DocumentGeneration/actions/document/reuse';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/parse';
-import { creds, expectCleanError, locator, op, useResilienceFixture } from './helpers';
+import type { Sandbox } from '../sandbox';
+import {
+	allText,
+	creds,
+	expectCleanError,
+	locator,
+	op,
+	sandbox,
+	useResilienceFixture,
+	visibleParts,
+} from './helpers';
 
 const fx = useResilienceFixture();
 const sb = fx.sb;
@@ -164,5 +175,55 @@ describe('the canonical digest walks without recursion', () => {
 		expect(canonical(value)).toHaveLength(200_000);
 		expect(jsonDepth(value)).toBe(MAX_JSON_DEPTH + 1);
 		expect(jsonDepth(value, Infinity)).toBe(100_000);
+	});
+});
+
+describe('redaction catches the key and the signing secret in their encoded forms', () => {
+	/** A key with characters that URL-encoding and base64 change. */
+	const ODD_KEY = 'sk/live+KEY=ä b&c_0123456789?x';
+	const SIGNING = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+	let odd: Sandbox;
+	beforeAll(async () => {
+		odd = await sandbox({ apiKey: ODD_KEY });
+	});
+	afterAll(async () => await odd.close());
+
+	const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+	const forms: Array<[string, string]> = [
+		['as it is', ODD_KEY],
+		['URL-encoded', encodeURIComponent(ODD_KEY)],
+		[
+			'URL-encoded, lower-case hex',
+			encodeURIComponent(ODD_KEY).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+		],
+		['form-encoded', encodeURIComponent(ODD_KEY).replace(/%20/g, '+')],
+		['JSON-escaped', JSON.stringify(ODD_KEY).slice(1, -1)],
+		['base64', b64(ODD_KEY)],
+		['base64url', Buffer.from(ODD_KEY, 'utf8').toString('base64url')],
+		['base64 of "Bearer <key>"', b64(`Bearer ${ODD_KEY}`)],
+		['base64 of Basic "api:<key>"', b64(`api:${ODD_KEY}`)],
+		['base64 of "x<key>"', b64(`x${ODD_KEY}`)],
+		['the signing secret', SIGNING],
+		['the signing secret without its prefix', SIGNING.slice('whsec_'.length)],
+		['base64 of the signing secret', b64(SIGNING)],
+	];
+
+	test.each(forms)('an error body that echoes the key %s', async (_name, form) => {
+		odd.faults.add({
+			type: 'status',
+			status: 400,
+			method: 'GET',
+			body: { error: `bad token ${form}` },
+		});
+		const r = await runNode({
+			parameters: op.get(fx.docId),
+			credentials: { apiKey: ODD_KEY, baseUrl: odd.url, webhookSecret: SIGNING },
+		});
+		const error = expectCleanError(r.error, 0);
+		expect(error.message).toMatch(/could not read the request \(400\): bad token \S*\*\*\*/);
+		const seen = allText(visibleParts(r));
+		expect(seen.includes(form)).toBe(false);
+		expect(seen.includes(ODD_KEY)).toBe(false);
+		expect(seen.includes(SIGNING.slice('whsec_'.length))).toBe(false);
 	});
 });

@@ -19,7 +19,7 @@ import { apiError, limitError } from './failures';
 import { networkFailure } from './network';
 import { parseLimitHeaders } from './pace';
 import { RedirectRefused, sendWithinOrigin } from './redirects';
-import type { Attempts } from './errors';
+import type { Attempts, Secrets } from './errors';
 import { describeNetworkError, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
 import {
@@ -121,7 +121,7 @@ export async function exchange(
 	options: IHttpRequestOptions,
 	authenticated: boolean,
 	what: string,
-	secret: string | undefined,
+	secret: Secrets,
 	request: Pick<ApiRequest, 'itemIndex' | 'retry'>,
 ): Promise<Exchanged> {
 	const policy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
