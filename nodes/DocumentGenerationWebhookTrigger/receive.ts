@@ -146,7 +146,11 @@ export async function receive(this: IWebhookFunctions): Promise<IWebhookResponse
 	if (deliveryId !== undefined) json.deliveryId = deliveryId;
 	const item: INodeExecutionData = { json };
 	if (settings.download && json.status === 'success') {
-		item.binary = { [settings.binaryPropertyName]: await downloadToBinary(this, document, 0) };
+		item.binary = {
+			[settings.binaryPropertyName]: await downloadToBinary(this, document, 0, {
+				maxFileBytes: settings.maxFileBytes,
+			}),
+		};
 	}
 	if (deliveryId !== undefined) remember(this, deliveryId);
 	return { workflowData: [[item]] };

@@ -3,7 +3,13 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import type { TriggerEvent } from '../shared/helpers/parse';
 import { readChecked } from '../shared/helpers/items';
-import { parseFileOption, parseId, parseIdList, parseTriggerEvents } from '../shared/helpers/parse';
+import {
+	DEFAULT_MAX_FILE_MB,
+	parseFileOption,
+	parseId,
+	parseIdList,
+	parseTriggerEvents,
+} from '../shared/helpers/parse';
 
 /** The service's event name for a chosen event. */
 export const serviceEvent = (event: TriggerEvent) => `documents.generation.${event}`;
@@ -16,6 +22,8 @@ export interface WebhookSettings {
 	channel?: string;
 	download: boolean;
 	binaryPropertyName: string;
+	/** Max File Size in bytes (undefined: no limit). */
+	maxFileBytes?: number;
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
@@ -38,8 +46,10 @@ function read(ctx: Context): WebhookSettings {
 		registration === 'automatic'
 			? parseId(ctx.getNodeParameter('workspaceId', undefined, { extractValue: true }), 'workspace')
 			: undefined;
-	const file = parseFileOption(ctx.getNodeParameter('download', false), () =>
-		ctx.getNodeParameter('binaryPropertyName', 'data'),
+	const file = parseFileOption(
+		ctx.getNodeParameter('download', false),
+		() => ctx.getNodeParameter('binaryPropertyName', 'data'),
+		() => ctx.getNodeParameter('maxFileSize', DEFAULT_MAX_FILE_MB),
 	);
 	return {
 		events,

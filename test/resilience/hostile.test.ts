@@ -1,18 +1,22 @@
+/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n */
 /**
  * What a hostile service or hostile input can do, through the real engine: a file name with
  * path parts or control characters gives a base name only (never a `directory`), and data
  * nested 20,000 levels deep fails its item with a clear message before anything is sent, in
  * every place that takes JSON (payload in each mode, meta, update, template sample data); an
- * error that echoes the key or the signing secret in an encoded form shows none of it.
+ * error that echoes the key or the signing secret in an encoded form shows none of it; a file
+ * over Max File Size (announced, or one that never ends) fails its item naming the document.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness';
+import { createPoller, describeError, runNode } from '../harness';
 import { canonical } from '../../nodes/shared/helpers/document';
 import { digestOf } from '../../nodes/DocumentGeneration/actions/document/reuse';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/parse';
 import type { Sandbox } from '../sandbox';
+import { startEndlessFileFront, type EndlessFileFront } from './hostile';
 import {
+	KEY,
 	allText,
 	creds,
 	expectCleanError,
@@ -217,7 +221,9 @@ describe('redaction catches the key and the signing secret in their encoded form
 		});
 		const r = await runNode({
 			parameters: op.get(fx.docId),
-			credentials: { apiKey: ODD_KEY, baseUrl: odd.url, webhookSecret: SIGNING },
+			credentials: {
+				documentGenerationApi: { apiKey: ODD_KEY, baseUrl: odd.url, webhookSecret: SIGNING },
+			},
 		});
 		const error = expectCleanError(r.error, 0);
 		expect(error.message).toMatch(/could not read the request \(400\): bad token \S*\*\*\*/);
@@ -225,5 +231,95 @@ describe('redaction catches the key and the signing secret in their encoded form
 		expect(seen.includes(form)).toBe(false);
 		expect(seen.includes(ODD_KEY)).toBe(false);
 		expect(seen.includes(SIGNING.slice('whsec_'.length))).toBe(false);
+	});
+});
+
+describe('Max File Size refuses a larger file before it fills the disk, naming the document', () => {
+	const MB = 1024 * 1024;
+	let big: Sandbox;
+	let front: EndlessFileFront;
+	let bigDoc = '';
+	beforeAll(async () => {
+		big = await sandbox({ fileSizeBytes: 3 * MB });
+		bigDoc = big.createDocument({ status: 'success' }).id;
+		front = await startEndlessFileFront(sb.url);
+	});
+	afterAll(async () => {
+		await front.close();
+		await big.close();
+	});
+	const download = (id: string, extra: INodeParameters = {}) => ({ ...op.download(id), ...extra });
+
+	test('an announced size (Content-Length) over the limit: refused before reading', async () => {
+		const r = await runNode({
+			parameters: download(bigDoc, { maxFileSize: 1 }),
+			credentials: creds(big),
+		});
+		const error = expectCleanError(r.error, 0);
+		expect(error.message).toBe(
+			`The file of document ${bigDoc} is larger than the Max File Size (1 MB)`,
+		);
+		expect(String(error.description)).toMatch(/announced 3 MB/);
+		expect(String(error.description)).toMatch(
+			/raise Max File Size on this node \(0 means no limit\)/,
+		);
+	});
+
+	test('within the limit, the default (100 MB), and 0 (no limit): the file is kept', async () => {
+		for (const extra of [{ maxFileSize: 4 }, {}, { maxFileSize: 0 }] as INodeParameters[]) {
+			const r = await runNode({ parameters: download(bigDoc, extra), credentials: creds(big) });
+			expect(r.error).toBeUndefined();
+			expect(r.items[0].binary!.data.bytes).toBe(3 * MB);
+		}
+	});
+
+	test('a refused value names the parameter, nothing sent', async () => {
+		big.resetRequests();
+		const r = await runNode({
+			parameters: download(bigDoc, { maxFileSize: -1 }),
+			credentials: creds(big),
+		});
+		expect(expectCleanError(r.error, 0).message).toMatch(/max file size must be a number of MB/);
+		expect(big.requests.filter((q) => q.path.includes(bigDoc))).toHaveLength(0);
+	});
+
+	test('a file that never ends (no Content-Length): stopped once past the limit, in seconds', async () => {
+		const started = Date.now();
+		const before = front.fileBytesSent();
+		const r = await runNode({
+			parameters: download(fx.docId, { maxFileSize: 1 }),
+			credentials: { apiKey: KEY, baseUrl: front.url },
+		});
+		const error = expectCleanError(r.error, 0);
+		expect(error.message).toMatch(/larger than the Max File Size \(1 MB\)/);
+		expect(String(error.description)).toMatch(/stopped as soon as it passed the limit/);
+		const sent = front.fileBytesSent() - before;
+		console.log(`endless file stopped after ${Date.now() - started} ms, ${sent} bytes sent`);
+		expect(sent).toBeLessThan(16 * MB);
+		expect(Date.now() - started).toBeLessThan(10_000);
+	});
+
+	test('create (wait and download) and the polling trigger apply it too', async () => {
+		const made = await runNode({
+			parameters: op.create(fx.templateId, {
+				status: 'pending',
+				waitForCompletion: true,
+				download: true,
+				maxFileSize: 1,
+			}),
+			credentials: { apiKey: KEY, baseUrl: front.url },
+		});
+		expect(expectCleanError(made.error, 0).message).toMatch(
+			/^The file of document [0-9a-f-]{36} is larger than the Max File Size \(1 MB\)/,
+		);
+		const poller = await createPoller({
+			parameters: { events: ['success'], download: true, maxFileSize: 1 },
+			credentials: { apiKey: KEY, baseUrl: front.url },
+		});
+		const polled = await poller.poll('manual').then(
+			() => undefined,
+			(e: unknown) => e,
+		);
+		expect(describeError(polled).message).toMatch(/larger than the Max File Size \(1 MB\)/);
 	});
 });

@@ -108,3 +108,63 @@ export async function startSameOriginRedirector(sandboxUrl: string): Promise<Hos
 		forward.end(body);
 	});
 }
+
+export interface EndlessFileFront extends HostileServer {
+	/** Bytes of file sent so far (to every client together). */
+	fileBytesSent(): number;
+}
+
+/**
+ * An API front that passes every API request on to the sandbox, but names itself in each
+ * `download_url`, where it serves a file that never ends: chunks of 64 KB without a
+ * Content-Length, for as long as the client reads.
+ */
+export async function startEndlessFileFront(sandboxUrl: string): Promise<EndlessFileFront> {
+	const sandbox = new URL(sandboxUrl);
+	let sent = 0;
+	let self = '';
+	const chunk = Buffer.alloc(64 * 1024, 0x20);
+	const server = await listen((req, body, res) => {
+		const path = req.url ?? '/';
+		if (path.startsWith('/endless/')) {
+			res.writeHead(200, { 'Content-Type': 'application/pdf' });
+			const pump = () => {
+				while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+				if (!res.destroyed) sent += chunk.length;
+			};
+			res.on('drain', pump);
+			res.on('close', () => res.off('drain', pump));
+			pump();
+			return;
+		}
+		const forward = http.request(
+			{
+				host: sandbox.hostname,
+				port: sandbox.port,
+				method: req.method,
+				path,
+				headers: { ...req.headers, host: sandbox.host },
+			},
+			(answer) => {
+				const parts: Buffer[] = [];
+				answer.on('data', (part: Buffer) => parts.push(part));
+				answer.on('end', () => {
+					const text = Buffer.concat(parts)
+						.toString('utf8')
+						.replace(/"download_url":"[^"]*"/g, `"download_url":"${self}/endless/file.pdf"`);
+					const headers = { ...answer.headers };
+					delete headers['content-length'];
+					res.writeHead(answer.statusCode ?? 502, headers);
+					res.end(text);
+				});
+			},
+		);
+		forward.on('error', () => {
+			res.writeHead(502);
+			res.end();
+		});
+		forward.end(body);
+	});
+	self = server.url;
+	return { ...server, fileBytesSent: () => sent };
+}

@@ -288,12 +288,30 @@ export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
 export function parseFileOption(
 	download: unknown,
 	binaryPropertyName: () => unknown,
-): { download: boolean; binaryPropertyName: string } {
+	maxFileSize: () => unknown = () => undefined,
+): { download: boolean; binaryPropertyName: string; maxFileBytes?: number } {
 	const wanted = download === true;
 	return {
 		download: wanted,
 		binaryPropertyName: wanted ? parseBinaryPropertyName(binaryPropertyName()) : 'data',
+		maxFileBytes: wanted ? parseMaxFileSize(maxFileSize()) : undefined,
 	};
+}
+
+/** Max File Size when it is not set, in MB (the parameter's default). */
+export const DEFAULT_MAX_FILE_MB = 100;
+
+/** Max File Size (MB) in bytes; undefined for no limit (0). Unset: the default, 100 MB. */
+export function parseMaxFileSize(value: unknown): number | undefined {
+	const unset = value === undefined || value === null || value === '';
+	const mb = unset ? DEFAULT_MAX_FILE_MB : typeof value === 'string' ? Number(value) : value;
+	if (typeof mb !== 'number' || !Number.isFinite(mb) || mb < 0) {
+		throw new InputError(
+			`The max file size must be a number of MB, 0 or more, but it is ${typeof value === 'string' ? `"${preview(value)}"` : describe(value)}`,
+			'Set Max File Size to the largest file to accept in MB (e.g. 100), or 0 for no limit',
+		);
+	}
+	return mb === 0 ? undefined : Math.round(mb * 1024 * 1024);
 }
 
 const LIST_STATUSES = ['success', 'failure', 'draft'];
