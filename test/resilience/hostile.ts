@@ -64,11 +64,17 @@ export async function startCollector(): Promise<HostileServer> {
 	});
 }
 
-/** An API front on 127.0.0.1: GET and DELETE answer 302, writes 307, all to `target` + path. */
-export async function startRedirector(target: string): Promise<HostileServer> {
+/**
+ * An API front on 127.0.0.1: GET and DELETE answer 302, writes 307, all to `target` + path
+ * (`target` may be made from the request, e.g. from its Host header).
+ */
+export async function startRedirector(
+	target: string | ((req: http.IncomingMessage) => string),
+): Promise<HostileServer> {
 	return await listen((req, _body, res) => {
 		const read = req.method === 'GET' || req.method === 'DELETE';
-		res.writeHead(read ? 302 : 307, { Location: `${target}${req.url ?? '/'}` });
+		const to = typeof target === 'string' ? target : target(req);
+		res.writeHead(read ? 302 : 307, { Location: `${to}${req.url ?? '/'}` });
 		res.end();
 	});
 }
@@ -167,4 +173,22 @@ export async function startEndlessFileFront(sandboxUrl: string): Promise<Endless
 	});
 	self = server.url;
 	return { ...server, fileBytesSent: () => sent };
+}
+
+/**
+ * An API front whose every answer is a redirect within its own origin: to the next step of a
+ * loop that never ends (`/step/<n>`), or, for paths under `/nolocation`, a 302 with no address.
+ */
+export async function startRedirectLoop(): Promise<HostileServer> {
+	return await listen((req, _body, res) => {
+		const path = req.url ?? '/';
+		if (path.startsWith('/nolocation')) {
+			res.writeHead(302);
+			res.end();
+			return;
+		}
+		const step = Number(/^\/step\/(\d+)/.exec(path)?.[1] ?? 0);
+		res.writeHead(302, { Location: `/step/${step + 1}${path.replace(/^\/step\/\d+/, '')}` });
+		res.end();
+	});
 }

@@ -5,7 +5,14 @@
  * for the action node (get, create, list, delete), a picker, the polling trigger and the
  * credential's Test. A redirect within the API's origin is still followed.
  */
-import { createPoller, listSearch, runNode, testCredential, describeError } from '../harness';
+import {
+	createPoller,
+	createWebhookTrigger,
+	describeError,
+	listSearch,
+	runNode,
+	testCredential,
+} from '../harness';
 import {
 	KEY,
 	allText,
@@ -16,6 +23,7 @@ import {
 } from './helpers';
 import {
 	startCollector,
+	startRedirectLoop,
 	startRedirector,
 	startSameOriginRedirector,
 	type HostileServer,
@@ -110,6 +118,39 @@ describe('a redirect to another origin is refused, the key never leaves', () => 
 		expectCollectorUntouched();
 	});
 
+	test("the webhook trigger: registering its hooks, and re-reading an unsigned delivery's document", async () => {
+		const workspace = { __rl: true, mode: 'id', value: fx.sb.workspaces[0].id };
+		const automatic = await createWebhookTrigger({
+			parameters: { workspaceId: workspace, registration: 'automatic' },
+			credentials: hostile(),
+		});
+		try {
+			const refused = await automatic.create().then(
+				() => undefined,
+				(e: unknown) => e,
+			);
+			const info = describeError(refused);
+			expectRedirectRefused(info.message, info.description);
+		} finally {
+			await automatic.close();
+		}
+		const manual = await createWebhookTrigger({
+			parameters: { registration: 'manual' },
+			credentials: hostile(),
+		});
+		try {
+			await fx.sb.webhooks.send(manual.url, fx.sb.webhooks.documentOf(fx.docId), {
+				unsigned: true,
+			});
+			expect(manual.received).toHaveLength(1);
+			expect(manual.executions()).toHaveLength(0);
+		} finally {
+			await manual.close();
+		}
+		expect(redirector.requests.length).toBeGreaterThanOrEqual(2);
+		expectCollectorUntouched();
+	});
+
 	test("the credential's Test fails with a message about the redirect", async () => {
 		const result = await testCredential(hostile());
 		expect(result.status).toBe('Error');
@@ -145,5 +186,57 @@ describe('a redirect within the API origin is followed', () => {
 		expect(posts[1].body).toBe(posts[0].body);
 		expect(posts[1].body).not.toBe('');
 		expect(allText(collector.requests)).not.toContain(KEY);
+	});
+});
+
+describe('redirects within the origin are bounded and checked', () => {
+	let loop: HostileServer;
+	beforeAll(async () => {
+		loop = await startRedirectLoop();
+	});
+	afterAll(async () => await loop.close());
+	beforeEach(() => {
+		loop.requests.length = 0;
+	});
+
+	test('a loop of redirects stops after 3 hops with a clear error', async () => {
+		const r = await runNode({
+			parameters: op.get(fx.docId),
+			credentials: { apiKey: KEY, baseUrl: loop.url },
+		});
+		const error = expectCleanError(r.error, 0);
+		expect(error.message).toMatch(/more than 3 redirects in a row while trying to get document/);
+		expect(String(error.description)).toMatch(/Base URL/);
+		// The request and 3 hops, and no retry of a refused redirect.
+		expect(loop.requests).toHaveLength(4);
+		expectNoSecret(r, [KEY]);
+	});
+
+	test('a redirect without an address is refused', async () => {
+		const r = await runNode({
+			parameters: op.get(fx.docId),
+			credentials: { apiKey: KEY, baseUrl: `${loop.url}/nolocation` },
+		});
+		const error = expectCleanError(r.error, 0);
+		expect(error.message).toMatch(/redirect \(302\) without a valid address/);
+		expect(loop.requests).toHaveLength(1);
+	});
+
+	test('a move to https on the same host is refused, with the address to write', async () => {
+		const https = await startRedirector((req) => `https://${req.headers.host}`);
+		try {
+			const r = await runNode({
+				parameters: op.get(fx.docId),
+				credentials: { apiKey: KEY, baseUrl: https.url.replace('localhost', '127.0.0.1') },
+			});
+			const error = expectCleanError(r.error, 0);
+			expect(error.message).toMatch(/redirect \(302\) to another host, 127\.0\.0\.1:\d+,/);
+			expect(String(error.description)).toMatch(
+				/moved from http to https: write https:\/\/127\.0\.0\.1:\d+ as the Base URL/,
+			);
+			expect(https.requests).toHaveLength(1);
+		} finally {
+			await https.close();
+		}
 	});
 });
