@@ -323,3 +323,17 @@ describe('Max File Size refuses a larger file before it fills the disk, naming t
 		expect(describeError(polled).message).toMatch(/larger than the Max File Size \(1 MB\)/);
 	});
 });
+
+describe('a payload nested too deep in an answer of the service stays text', () => {
+	test('get with the payload: 20,000 levels stay the JSON text, 3 levels become an object', async () => {
+		const deep = sb.createDocument({ status: 'success' });
+		deep.payload = deepJson(DEEP);
+		const r = await runNode({ parameters: op.get(deep.id, true), credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json.payload).toBe(deepJson(DEEP));
+		const plain = sb.createDocument({ status: 'success' });
+		plain.payload = deepJson(3);
+		const p = await runNode({ parameters: op.get(plain.id, true), credentials: creds(sb) });
+		expect(p.items[0].json.payload).toEqual({ a: { a: { a: 1 } } });
+	});
+});

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonLoose } from './json';
+import { MAX_JSON_DEPTH, jsonDepth } from './parse';
 
 /** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {
@@ -11,8 +12,9 @@ export function isFinished(status: unknown): boolean {
 /**
  * The API object as output item: `meta` (a string of JSON in API answers, an object in
  * webhook bodies) parsed into an object or null, and `payload` likewise on full Documents.
- * A value that is not valid JSON is left as the string it was. The PDF password
- * (`meta._password`) is removed.
+ * A value that is not valid JSON, or a payload nested deeper than MAX_JSON_DEPTH (n8n could not
+ * store it as an object), is left as the string it was. The PDF password (`meta._password`)
+ * is removed.
  */
 export function normalizeDocument(document: IDataObject): IDataObject {
 	const out: IDataObject = { ...document };
@@ -27,7 +29,8 @@ export function normalizeDocument(document: IDataObject): IDataObject {
 		}
 	}
 	if ('payload' in out && typeof out.payload === 'string') {
-		out.payload = parseJsonLoose(out.payload) as IDataObject;
+		const payload = parseJsonLoose(out.payload);
+		if (jsonDepth(payload) <= MAX_JSON_DEPTH) out.payload = payload as IDataObject;
 	}
 	return out;
 }
