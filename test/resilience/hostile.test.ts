@@ -9,7 +9,8 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { createPoller, describeError, runNode } from '../harness';
+import { createPoller, createWebhookTrigger, describeError, runNode } from '../harness';
+import { DEFAULT_WEBHOOK_SECRET } from '../sandbox';
 import { canonical } from '../../nodes/shared/helpers/document';
 import { digestOf } from '../../nodes/DocumentGeneration/actions/document/reuse';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/parse';
@@ -321,6 +322,26 @@ describe('Max File Size refuses a larger file before it fills the disk, naming t
 			(e: unknown) => e,
 		);
 		expect(describeError(polled).message).toMatch(/larger than the Max File Size \(1 MB\)/);
+	});
+});
+
+describe('Max File Size on the webhook trigger', () => {
+	test('a signed delivery whose file is over the limit starts no run and is answered with an error', async () => {
+		const big = await sandbox({ fileSizeBytes: 3 * 1024 * 1024, webhooks: false });
+		const trigger = await createWebhookTrigger({
+			parameters: { registration: 'manual', download: true, maxFileSize: 1 },
+			credentials: { ...creds(big), webhookSecret: DEFAULT_WEBHOOK_SECRET },
+		});
+		try {
+			const doc = big.createDocument({ status: 'success' });
+			const delivery = await big.webhooks.send(trigger.url, big.webhooks.documentOf(doc.id));
+			expect(trigger.executions()).toHaveLength(0);
+			expect(delivery.status).toBeGreaterThanOrEqual(500);
+			expect(trigger.received[0].body).toMatch(/larger than the Max File Size \(1 MB\)/);
+		} finally {
+			await trigger.close();
+			await big.close();
+		}
 	});
 });
 
