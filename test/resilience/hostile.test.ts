@@ -330,7 +330,9 @@ describe('Max File Size on the webhook trigger', () => {
 		const big = await sandbox({ fileSizeBytes: 3 * 1024 * 1024, webhooks: false });
 		const trigger = await createWebhookTrigger({
 			parameters: { registration: 'manual', download: true, maxFileSize: 1 },
-			credentials: { ...creds(big), webhookSecret: DEFAULT_WEBHOOK_SECRET },
+			credentials: {
+				documentGenerationApi: { ...creds(big), webhookSecret: DEFAULT_WEBHOOK_SECRET },
+			},
 		});
 		try {
 			const doc = big.createDocument({ status: 'success' });
