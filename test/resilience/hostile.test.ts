@@ -13,7 +13,7 @@ import { createPoller, createWebhookTrigger, describeError, runNode } from '../h
 import { DEFAULT_WEBHOOK_SECRET } from '../sandbox';
 import { canonical } from '../../nodes/shared/helpers/document';
 import { digestOf } from '../../nodes/DocumentGeneration/actions/document/reuse';
-import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/parse';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/depth';
 import type { Sandbox } from '../sandbox';
 import { startEndlessFileFront, type EndlessFileFront } from './hostile';
 import {

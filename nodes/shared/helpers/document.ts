@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonLoose } from './json';
-import { MAX_JSON_DEPTH, jsonDepth } from './parse';
+import { MAX_JSON_DEPTH, jsonDepth } from './depth';
 
 /** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {
