@@ -75,6 +75,16 @@ export class DocumentGenerationApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/, "")}}',
 			url: '/api/v1/current_user',
 			method: 'GET',
+			// n8n's helpers would follow a redirect with the Authorization header, to any host:
+			// the key goes to the API's address and nowhere else.
+			disableFollowRedirect: true,
 		},
+		rules: [301, 302, 303, 307, 308].map((status) => ({
+			type: 'responseCode' as const,
+			properties: {
+				value: status,
+				message: `The service answered with a redirect (${status}) instead of the account, and the key was not sent on. Check the Base URL: it must be the API's own address (e.g. https://api.pdfmonkey.io, with https and without a path); if n8n reaches the service through a proxy, check that the proxy passes requests on instead of redirecting them.`,
+			},
+		})),
 	};
 }

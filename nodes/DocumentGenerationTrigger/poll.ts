@@ -53,6 +53,7 @@ async function attachFiles(
 		async ({ entry, index }): Promise<IBinaryData> =>
 			await downloadToBinary(ctx, entry.card as IDataObject, index, {
 				fetchedAt: run.fetchedAt.get(entry.key),
+				maxFileBytes: settings.maxFileBytes,
 			}),
 	);
 	wanted.forEach(({ index }, i) => {

@@ -3,7 +3,12 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import { readChecked } from '../shared/helpers/items';
 import type { TriggerEvent } from '../shared/helpers/parse';
-import { parseFileOption, parseListFilters, parseTriggerEvents } from '../shared/helpers/parse';
+import {
+	DEFAULT_MAX_FILE_MB,
+	parseFileOption,
+	parseListFilters,
+	parseTriggerEvents,
+} from '../shared/helpers/parse';
 import type { ListFilters } from '../shared/types';
 
 export interface Settings {
@@ -12,6 +17,8 @@ export interface Settings {
 	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>;
 	download: boolean;
 	binaryPropertyName: string;
+	/** Max File Size in bytes (undefined: no limit). */
+	maxFileBytes?: number;
 }
 
 /** The trigger's settings; refused input is the node's error, with its hint. */
@@ -23,8 +30,10 @@ function read(ctx: IPollFunctions): Settings {
 	const events = parseTriggerEvents(ctx.getNodeParameter('events', ['success']));
 	const { templateIds, workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
 	const filter = { templateIds, workspaceId };
-	const file = parseFileOption(ctx.getNodeParameter('download', false), () =>
-		ctx.getNodeParameter('binaryPropertyName', 'data'),
+	const file = parseFileOption(
+		ctx.getNodeParameter('download', false),
+		() => ctx.getNodeParameter('binaryPropertyName', 'data'),
+		() => ctx.getNodeParameter('maxFileSize', DEFAULT_MAX_FILE_MB),
 	);
 	return { events, filter, ...file };
 }

@@ -44,7 +44,11 @@ export async function documentExecutionItem(
 ): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json };
 	if (settings.download && json.status === 'success') {
-		item.binary = { [settings.binaryPropertyName]: await downloadToBinary(ctx, document, 0) };
+		item.binary = {
+			[settings.binaryPropertyName]: await downloadToBinary(ctx, document, 0, {
+				maxFileBytes: settings.maxFileBytes,
+			}),
+		};
 	}
 	return item;
 }

@@ -4,6 +4,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import type { TriggerEvent } from '../shared/helpers/parse';
 import { readChecked } from '../shared/helpers/items';
 import {
+	DEFAULT_MAX_FILE_MB,
 	InputError,
 	TRIGGER_EVENTS,
 	parseFileOption,
@@ -30,6 +31,8 @@ export interface WebhookSettings {
 	channel?: string;
 	download: boolean;
 	binaryPropertyName: string;
+	/** Max File Size in bytes (undefined: no limit). */
+	maxFileBytes?: number;
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
@@ -77,8 +80,10 @@ function read(ctx: Context): WebhookSettings {
 		registration === 'automatic'
 			? parseId(ctx.getNodeParameter('workspaceId', undefined, { extractValue: true }), 'workspace')
 			: undefined;
-	const file = parseFileOption(ctx.getNodeParameter('download', false), () =>
-		ctx.getNodeParameter('binaryPropertyName', 'data'),
+	const file = parseFileOption(
+		ctx.getNodeParameter('download', false),
+		() => ctx.getNodeParameter('binaryPropertyName', 'data'),
+		() => ctx.getNodeParameter('maxFileSize', DEFAULT_MAX_FILE_MB),
 	);
 	return {
 		events,

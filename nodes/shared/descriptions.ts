@@ -1,7 +1,7 @@
 /** Parameter descriptions used by both nodes or by several operations. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { UUID_PATTERN } from './helpers/parse';
+import { DEFAULT_MAX_FILE_MB, UUID_PATTERN } from './helpers/parse';
 
 const UUID_REGEX = `^\\s*${UUID_PATTERN}\\s*$`;
 
@@ -107,6 +107,18 @@ export const binaryPropertyName = (
 	displayOptions: { show },
 });
 
+/** Max File Size (MB), shown beside the binary field wherever a file is downloaded. */
+export const maxFileSize = (show: Record<string, Array<string | boolean>>): INodeProperties => ({
+	displayName: 'Max File Size (MB)',
+	name: 'maxFileSize',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: DEFAULT_MAX_FILE_MB,
+	description:
+		'The largest file to accept, in MB; a larger one fails its item before it fills the disk of n8n. 0 means no limit.',
+	displayOptions: { show },
+});
+
 /** Return All and Limit of the Get Many operations. */
 export const returnAllAndLimit: INodeProperties[] = [
 	{
@@ -163,6 +175,7 @@ export const triggerFileOptions: INodeProperties[] = [
 		description: 'Whether to attach the generated file as binary data (successful documents only)',
 	},
 	binaryPropertyName({ download: [true] }),
+	maxFileSize({ download: [true] }),
 ];
 
 export const snippetIdLocator = uuidLocator({

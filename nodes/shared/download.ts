@@ -22,6 +22,7 @@ import {
 	getDocumentCard,
 	headerValue,
 	networkFailure,
+	type RawResponse,
 } from './transport';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
@@ -33,6 +34,57 @@ type DownloadContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 export interface DownloadOptions {
 	/** Host time (ms) the card was fetched; an older link than FRESH_LINK_MS is renewed first. */
 	fetchedAt?: number;
+	/** Max File Size in bytes: a larger file fails the item before it fills the disk. */
+	maxFileBytes?: number;
+}
+
+const MB = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+	return `${Math.round((bytes / MB) * 10) / 10} MB`;
+}
+
+function tooLargeError(
+	ctx: DownloadContext,
+	id: string,
+	maxBytes: number,
+	size: { announced?: number; itemIndex: number },
+): NodeOperationError {
+	const what =
+		size.announced !== undefined
+			? `The file host announced ${megabytes(size.announced)}, so nothing of it was stored.`
+			: 'It was stopped as soon as it passed the limit, and what arrived was dropped.';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The file of document ${id} is larger than the Max File Size (${megabytes(maxBytes)})`,
+		{
+			description: `${what} If files this large are expected, raise Max File Size on this node (0 means no limit); otherwise check the document's template and data.`,
+			itemIndex: size.itemIndex,
+		},
+	);
+}
+
+/**
+ * Makes a download stream fail once more than `maxBytes` passed through it. The count listens
+ * without changing how the stream flows (`prependListener` does not start it; whoever reads it
+ * does), and sees every chunk however it is read. Returns whether the limit was passed.
+ */
+function limitStream(body: unknown, maxBytes: number): () => boolean {
+	let exceeded = false;
+	const stream = body as {
+		prependListener?: (event: string, listener: (chunk: unknown) => void) => unknown;
+		destroy?: (error?: Error) => void;
+	};
+	if (typeof stream?.prependListener !== 'function') return () => exceeded;
+	let count = 0;
+	stream.prependListener('data', (chunk: unknown) => {
+		count += Buffer.isBuffer(chunk) || typeof chunk === 'string' ? chunk.length : 0;
+		if (count > maxBytes && !exceeded) {
+			exceeded = true;
+			stream.destroy?.(new Error('The file is larger than the Max File Size'));
+		}
+	});
+	return () => exceeded;
 }
 
 function noFileError(
@@ -51,6 +103,48 @@ function noFileError(
 			itemIndex,
 		},
 	);
+}
+
+interface FileAnswer {
+	response: RawResponse;
+	card: IDataObject;
+	itemIndex: number;
+	maxBytes?: number;
+}
+
+/**
+ * A file host's answer into n8n's binary store, named and typed after the card, refused when
+ * its announced size (Content-Length) or the bytes that arrive pass `maxBytes` (throws). A
+ * failure of the store (the file broke off, n8n's own) is given back to the caller to judge.
+ */
+async function storeWithinLimit(
+	ctx: DownloadContext,
+	answer: FileAnswer,
+): Promise<{ binary: IBinaryData } | { failure: unknown }> {
+	const { response, card, itemIndex, maxBytes } = answer;
+	const contentType = headerValue(response.headers, 'content-type');
+	const filename = fileNameFor(card, contentType);
+	const tooLarge = (announced?: number) =>
+		tooLargeError(ctx, String(card.id), maxBytes!, { announced, itemIndex });
+	const announced = Number(headerValue(response.headers, 'content-length'));
+	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
+		discardBody(response.body);
+		throw tooLarge(announced);
+	}
+	const exceeded = maxBytes === undefined ? () => false : limitStream(response.body, maxBytes);
+	let binary: IBinaryData;
+	try {
+		binary = await ctx.helpers.prepareBinaryData(
+			response.body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
+			filename,
+			mimeTypeFor(filename, card.output_type, contentType),
+		);
+	} catch (error) {
+		if (exceeded()) throw tooLarge();
+		return { failure: error };
+	}
+	if (exceeded()) throw tooLarge();
+	return { binary };
 }
 
 /**
@@ -86,22 +180,20 @@ export async function downloadToBinary(
 		}
 		const response = await fetchFile(ctx, url, { what, itemIndex });
 		if (response.statusCode < 300) {
-			const contentType = headerValue(response.headers, 'content-type');
-			const filename = fileNameFor(current, contentType);
-			try {
-				// Streamed into n8n's binary store as it arrives (to disk in filesystem mode).
-				return await ctx.helpers.prepareBinaryData(
-					response.body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
-					filename,
-					mimeTypeFor(filename, current.output_type, contentType),
-				);
-			} catch (error) {
-				discardBody(response.body);
-				// n8n's own binary store failing is not the file host's doing: said as it is.
-				if (networkFailure(error).code === 'EUNKNOWN') throw asNodeError(ctx, error, itemIndex);
-				// The file broke off on its way: once more, with a fresh link.
-				if (attempt >= 1) throw brokenDownload(ctx, error, what, itemIndex);
-			}
+			// Streamed into n8n's binary store as it arrives (to disk in filesystem mode).
+			const stored = await storeWithinLimit(ctx, {
+				response,
+				card: current,
+				itemIndex,
+				maxBytes: options.maxFileBytes,
+			});
+			if ('binary' in stored) return stored.binary;
+			discardBody(response.body);
+			// n8n's own binary store failing is not the file host's doing: said as it is.
+			const { failure } = stored;
+			if (networkFailure(failure).code === 'EUNKNOWN') throw asNodeError(ctx, failure, itemIndex);
+			// The file broke off on its way: once more, with a fresh link.
+			if (attempt >= 1) throw brokenDownload(ctx, failure, what, itemIndex);
 		} else if (response.statusCode !== 403 || attempt >= 1) {
 			// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
 			throw downloadError(ctx, response.statusCode, what, itemIndex);

@@ -428,9 +428,45 @@ describe('parseTriggerEvents and parseFileOption (both triggers)', () => {
 		const field = jest.fn(() => ' pdf ');
 		expect(parseFileOption(false, field)).toEqual({ download: false, binaryPropertyName: 'data' });
 		expect(field).not.toHaveBeenCalled();
-		expect(parseFileOption(true, field)).toEqual({ download: true, binaryPropertyName: 'pdf' });
+		// Max File Size: the default (100 MB) when it is not given.
+		expect(parseFileOption(true, field)).toEqual({
+			download: true,
+			binaryPropertyName: 'pdf',
+			maxFileBytes: 100 * 1024 * 1024,
+		});
 		expect(refusal(() => parseFileOption(true, () => '')).message).toMatch(
 			/binary field name is empty/,
 		);
+	});
+
+	test('Max File Size: MB to bytes, 0 for no limit, read only when the file is wanted', () => {
+		const size = jest.fn(() => 2);
+		expect(parseFileOption(false, () => 'data', size).maxFileBytes).toBeUndefined();
+		expect(size).not.toHaveBeenCalled();
+		expect(parseFileOption(true, () => 'data', size).maxFileBytes).toBe(2 * 1024 * 1024);
+		expect(
+			parseFileOption(
+				true,
+				() => 'data',
+				() => 0,
+			).maxFileBytes,
+		).toBeUndefined();
+		expect(
+			parseFileOption(
+				true,
+				() => 'data',
+				() => '0.5',
+			).maxFileBytes,
+		).toBe(512 * 1024);
+		for (const bad of [-1, 'big', Number.NaN, {}])
+			expect(
+				refusal(() =>
+					parseFileOption(
+						true,
+						() => 'data',
+						() => bad,
+					),
+				).message,
+			).toMatch(/max file size must be a number of MB, 0 or more/);
 	});
 });

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonLoose } from './json';
+import { MAX_JSON_DEPTH, jsonDepth } from './depth';
 
 /** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {
@@ -11,9 +12,9 @@ export function isFinished(status: unknown): boolean {
 /**
  * The API object as output item: `meta` (a string of JSON in API answers, an object in
  * webhook bodies) parsed into an object or null, and `payload` likewise on full Documents
- * (`null` there reads as `{}`).
- * A value that is not valid JSON is left as the string it was. The PDF password
- * (`meta._password`) is removed.
+ * (`null` there reads as `{}`). A value that is not valid JSON, or a payload nested deeper than
+ * MAX_JSON_DEPTH (n8n could not store it as an object), is left as the string it was. The PDF
+ * password (`meta._password`) is removed.
  */
 export function normalizeDocument(document: IDataObject): IDataObject {
 	const out: IDataObject = { ...document };
@@ -31,8 +32,10 @@ export function normalizeDocument(document: IDataObject): IDataObject {
 		// A document created without a payload has `null` (or, tolerated, empty text): it
 		// reads as the empty object it stands for.
 		if (out.payload === null || out.payload === '') out.payload = {};
-		else if (typeof out.payload === 'string')
-			out.payload = parseJsonLoose(out.payload) as IDataObject;
+		else if (typeof out.payload === 'string') {
+			const payload = parseJsonLoose(out.payload);
+			if (jsonDepth(payload) <= MAX_JSON_DEPTH) out.payload = payload as IDataObject;
+		}
 	}
 	return out;
 }
@@ -101,29 +104,79 @@ export function mimeTypeFor(
 	return knownContentType(contentType) ?? mimeOfOutputType(outputType);
 }
 
+/** Characters never kept in a file name: controls, and the marks that reverse its reading. */
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
+const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Longest file name kept (most file systems allow 255 bytes). */
+const MAX_NAME_LENGTH = 200;
+
 /**
- * A file name for the binary: the document's (or one made from its id), ending in the
- * extension of its type (added when the name has none the service produces).
+ * The base name of a name the service gave: its last part after any `/` or `\`, without
+ * control characters, trimmed; `''` for nothing usable (`..`, a trailing slash). A long name
+ * is cut, keeping its extension. So a name from the service never becomes a directory.
+ */
+export function baseName(name: string): string {
+	const last = (name.replace(UNSAFE_NAME_CHARS, '').split(/[\\/]/).pop() ?? '').trim();
+	if (/^\.+$/.test(last)) return '';
+	if (last.length <= MAX_NAME_LENGTH) return last;
+	const ext = /\.[a-z0-9]{1,8}$/i.exec(last)?.[0] ?? '';
+	return last.slice(0, MAX_NAME_LENGTH - ext.length) + ext;
+}
+
+/**
+ * A file name for the binary: the base name of the document's (or one made from its id),
+ * ending in the extension of its type (added when the name has none the service produces).
  */
 export function fileNameFor(document: IDataObject, contentType?: unknown): string {
 	const given =
-		typeof document.filename === 'string' && document.filename.trim() !== ''
-			? document.filename.trim()
-			: String(document.id ?? 'document');
+		(typeof document.filename === 'string' ? baseName(document.filename) : '') ||
+		baseName(String(document.id ?? '')) ||
+		'document';
 	if (knownExtension(given)) return given;
 	return `${given}.${EXTENSIONS[mimeTypeFor(undefined, document.output_type, contentType)]}`;
 }
 
-/** JSON text of a value with object keys sorted, so equal data gives equal text. */
-export function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object') {
-		const entries = Object.keys(value as IDataObject)
-			.sort()
-			.map((key) => `${JSON.stringify(key)}:${canonical((value as IDataObject)[key])}`);
-		return `{${entries.join(',')}}`;
+/** What is left to write of a value: a value still to turn into text, or text made already. */
+type Pending = { value: unknown } | { text: string };
+
+/** The parts of an object or list in the order they are written, sorted keys for an object. */
+function partsOf(value: object): Pending[] {
+	if (Array.isArray(value)) {
+		const parts: Pending[] = [{ text: '[' }];
+		value.forEach((item: unknown, index) => {
+			if (index) parts.push({ text: ',' });
+			parts.push({ value: item });
+		});
+		parts.push({ text: ']' });
+		return parts;
 	}
-	return JSON.stringify(value) ?? 'null';
+	const parts: Pending[] = [{ text: '{' }];
+	Object.keys(value)
+		.sort()
+		.forEach((key, index) => {
+			parts.push({ text: `${index ? ',' : ''}${JSON.stringify(key)}:` });
+			parts.push({ value: (value as IDataObject)[key] });
+		});
+	parts.push({ text: '}' });
+	return parts;
+}
+
+/**
+ * JSON text of a value with object keys sorted, so equal data gives equal text. Walked with
+ * an explicit stack: any depth, no "Maximum call stack size exceeded".
+ */
+export function canonical(value: unknown): string {
+	const out: string[] = [];
+	const stack: Pending[] = [{ value }];
+	while (stack.length) {
+		const next = stack.pop()!;
+		if ('text' in next) out.push(next.text);
+		else if (next.value && typeof next.value === 'object') {
+			const parts = partsOf(next.value);
+			for (let i = parts.length - 1; i >= 0; i--) stack.push(parts[i]);
+		} else out.push(JSON.stringify(next.value) ?? 'null');
+	}
+	return out.join('');
 }
 
 /** Whether two JSON values hold the same data, whatever the order of their keys. */

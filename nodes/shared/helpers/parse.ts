@@ -6,6 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ListFilters } from '../types';
+import { MAX_JSON_DEPTH, jsonDepth } from './depth';
 import { tryParseJson } from './json';
 
 /** A refusal of user input: `message` says what is wrong, `hint` how to fix it. */
@@ -108,7 +109,17 @@ export function parseJsonObject(value: unknown, label: string): IDataObject | un
 				: `Give the ${label} as one JSON object, e.g. {"customer": "Ada", "total": 42}`,
 		);
 	}
+	checkDepth(parsed, label);
 	return parsed as IDataObject;
+}
+
+/** Refuses a value nested deeper than MAX_JSON_DEPTH levels. */
+export function checkDepth(value: unknown, label: string): void {
+	if (jsonDepth(value) <= MAX_JSON_DEPTH) return;
+	throw new InputError(
+		`The ${label} is nested more than ${MAX_JSON_DEPTH} levels deep`,
+		`Flatten the ${label}: objects and lists may nest at most ${MAX_JSON_DEPTH} levels (a template reads a few), e.g. send a long chain as a list`,
+	);
 }
 
 /** A list of UUIDs from an array or a comma/space/newline separated string. */
@@ -252,12 +263,30 @@ export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
 export function parseFileOption(
 	download: unknown,
 	binaryPropertyName: () => unknown,
-): { download: boolean; binaryPropertyName: string } {
+	maxFileSize: () => unknown = () => undefined,
+): { download: boolean; binaryPropertyName: string; maxFileBytes?: number } {
 	const wanted = download === true;
 	return {
 		download: wanted,
 		binaryPropertyName: wanted ? parseBinaryPropertyName(binaryPropertyName()) : 'data',
+		maxFileBytes: wanted ? parseMaxFileSize(maxFileSize()) : undefined,
 	};
+}
+
+/** Max File Size when it is not set, in MB (the parameter's default). */
+export const DEFAULT_MAX_FILE_MB = 100;
+
+/** Max File Size (MB) in bytes; undefined for no limit (0). Unset: the default, 100 MB. */
+export function parseMaxFileSize(value: unknown): number | undefined {
+	const unset = value === undefined || value === null || value === '';
+	const mb = unset ? DEFAULT_MAX_FILE_MB : typeof value === 'string' ? Number(value) : value;
+	if (typeof mb !== 'number' || !Number.isFinite(mb) || mb < 0) {
+		throw new InputError(
+			`The max file size must be a number of MB, 0 or more, but it is ${typeof value === 'string' ? `"${preview(value)}"` : describe(value)}`,
+			'Set Max File Size to the largest file to accept in MB (e.g. 100), or 0 for no limit',
+		);
+	}
+	return mb === 0 ? undefined : Math.round(mb * 1024 * 1024);
 }
 
 const LIST_STATUSES = ['success', 'failure', 'draft'];

@@ -1,7 +1,8 @@
 /** The payload of a document to create: from field rows, and never empty. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputError, preview } from './parse';
+import { MAX_JSON_DEPTH } from './depth';
+import { InputError, checkDepth, preview } from './parse';
 
 /** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */
 function setOwn(target: IDataObject, key: string, value: unknown): void {
@@ -27,8 +28,14 @@ export function payloadFromFields(rows: unknown): IDataObject {
 		const entry = (row && typeof row === 'object' ? row : {}) as IDataObject;
 		const key = typeof entry.key === 'string' ? entry.key.trim() : String(entry.key ?? '');
 		if (key === '') return;
-		const path = key.split('.').map((part) => part.trim());
 		const where = `field ${index + 1} ("${preview(key)}")`;
+		const path = key.split('.', MAX_JSON_DEPTH + 1).map((part) => part.trim());
+		if (path.length > MAX_JSON_DEPTH) {
+			throw new InputError(
+				`The payload ${where} has more than ${MAX_JSON_DEPTH} levels in its name`,
+				`Use names of at most ${MAX_JSON_DEPTH} levels, such as customer.address.city`,
+			);
+		}
 		if (path.some((part) => part === '')) {
 			throw new InputError(
 				`The payload ${where} has an empty part in its name`,
@@ -74,7 +81,10 @@ export function requirePayload(
 	payload: IDataObject | undefined,
 	mode: 'json' | 'fields' | 'templateFields',
 ) {
-	if (payload && Object.keys(payload).length) return payload;
+	if (payload && Object.keys(payload).length) {
+		checkDepth(payload, 'payload');
+		return payload;
+	}
 	const hints = {
 		fields: 'Add the data the template needs under Payload Fields, e.g. customer.name = Ada',
 		templateFields:

@@ -12,7 +12,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseJsonLoose } from '../helpers/json';
+import { redact, type Secrets } from './redact';
 import { isIdempotent, networkKind } from './retry';
+
+export { redact, secretForms, type Secrets } from './redact';
 
 export interface ApiErrorText {
 	message: string;
@@ -275,17 +278,11 @@ export function describeBrokenDownload(code: string, what: string): ApiErrorText
 	};
 }
 
-/** Replaces every occurrence of the secret in a text. */
-export function redact(value: string, secret: string | undefined): string {
-	if (!secret || secret.length < 4) return value;
-	return value.split(secret).join('***');
-}
-
 /**
  * An error's own text made safe to show: first line only, the secret removed, query strings
  * of URLs (presigned signatures) cut, and clipped.
  */
-export function safeDetail(value: unknown, secret: string | undefined): string | undefined {
+export function safeDetail(value: unknown, secret: Secrets): string | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const firstLine = value.trim().split('\n')[0];
 	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);

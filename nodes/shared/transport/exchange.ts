@@ -18,7 +18,8 @@ import { LimitWaitTooLong, gateFor } from './gate';
 import { apiError, limitError } from './failures';
 import { networkFailure } from './network';
 import { parseLimitHeaders } from './pace';
-import type { Attempts } from './errors';
+import { RedirectRefused, sendWithinOrigin } from './redirects';
+import type { Attempts, Secrets } from './errors';
 import { describeNetworkError, safeDetail } from './errors';
 import type { Outcome, RetryPolicy } from './retry';
 import {
@@ -89,6 +90,16 @@ function hostOf(url: string | undefined, authenticated: boolean): string {
 	}
 }
 
+/** One authenticated request through n8n's helper (the credential type's own Bearer header). */
+function authenticatedCall(ctx: TransportContext) {
+	return async (options: IHttpRequestOptions) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			options,
+		)) as IN8nHttpFullResponse;
+}
+
 /** A body still streaming (a download) is dropped when its answer is not used. */
 export function discardBody(body: unknown): void {
 	const stream = body as { destroy?: unknown; pipe?: unknown } | null | undefined;
@@ -110,7 +121,7 @@ export async function exchange(
 	options: IHttpRequestOptions,
 	authenticated: boolean,
 	what: string,
-	secret: string | undefined,
+	secret: Secrets,
 	request: Pick<ApiRequest, 'itemIndex' | 'retry'>,
 ): Promise<Exchanged> {
 	const policy = { ...DEFAULT_RETRY_POLICY, ...request.retry };
@@ -164,13 +175,19 @@ export async function exchange(
 				headers: { ...(options.headers ?? {}) },
 				abortSignal: signal,
 			};
-			response = (
-				authenticated
-					? await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, send)
-					: await ctx.helpers.httpRequest(send)
-			) as IN8nHttpFullResponse;
+			// The key goes to the API's origin only: redirects are followed here, within it.
+			response = authenticated
+				? await sendWithinOrigin(send, what, authenticatedCall(ctx), discardBody)
+				: ((await ctx.helpers.httpRequest(send)) as IN8nHttpFullResponse);
 			outcome = { kind: 'status', status: response.statusCode };
 		} catch (error) {
+			if (error instanceof RedirectRefused) {
+				gate.done(attemptStarted, error.status);
+				throw apiError(ctx, error.text, secret, {
+					itemIndex: request.itemIndex,
+					httpCode: String(error.status),
+				});
+			}
 			gate.done(attemptStarted);
 			failure = networkFailure(error);
 			if (signal?.aborted || failure.code === 'ERR_CANCELED') throw cancelled();

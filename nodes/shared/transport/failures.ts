@@ -7,6 +7,7 @@ import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { TransportContext } from '../types';
+import type { Secrets } from './errors';
 import { describeLimitWait, redact } from './errors';
 import type { LimitSettings } from './gate';
 
@@ -15,7 +16,7 @@ const MAX_ERROR_BODY = 2000;
 export function apiError(
 	ctx: TransportContext,
 	text: { message: string; description: string },
-	secret: string | undefined,
+	secret: Secrets,
 	extra: { itemIndex?: number; httpCode?: string; body?: unknown; outcomeUnknown?: boolean },
 ) {
 	const message = redact(text.message, secret);
@@ -79,7 +80,7 @@ export function limitError(
 	what: string,
 	askedMs: number,
 	settings: LimitSettings,
-	secret: string | undefined,
+	secret: Secrets,
 	itemIndex: number | undefined,
 ) {
 	return apiError(ctx, describeLimitWait(askedMs, what, settings), secret, {

@@ -33,7 +33,8 @@ export function buildQuery(query: Query | undefined): string {
 
 interface Credentials {
 	baseUrl: string;
-	apiKey: string | undefined;
+	/** What no error may show: the API key and the webhook signing secret. */
+	secrets: string[];
 	/** From the credential's Request Timeout (seconds); the default when unset or not a positive number. */
 	timeoutMs: number;
 }
@@ -48,9 +49,12 @@ export function timeoutFromCredential(value: unknown): number {
 
 async function credentials(ctx: TransportContext): Promise<Credentials> {
 	const data = (await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+	const secrets = [data.apiKey, data.webhookSecret].filter(
+		(value): value is string => typeof value === 'string' && value.trim() !== '',
+	);
 	return {
+		secrets: secrets.flatMap((value) => [value, value.trim()]),
 		baseUrl: normalizeBaseUrl(data.baseUrl),
-		apiKey: typeof data.apiKey === 'string' ? data.apiKey : undefined,
 		timeoutMs: timeoutFromCredential(data.requestTimeout),
 	};
 }
@@ -80,7 +84,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 	request: ApiRequest,
 	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<{ body: T; headers: IDataObject }> {
-	const { baseUrl, apiKey, timeoutMs } = await credentials(ctx);
+	const { baseUrl, secrets, timeoutMs } = await credentials(ctx);
 	const what = request.what ?? `${request.method} ${request.path}`;
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -101,7 +105,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 		options,
 		true,
 		what,
-		apiKey,
+		secrets,
 		request,
 	);
 	if (response.statusCode === 404 && request.method === 'DELETE' && actedBefore) {
@@ -111,7 +115,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 	}
 	if (response.statusCode >= 400) {
 		const text = describeHttpError(response.statusCode, response.body, what, attempts);
-		throw apiError(ctx, text, apiKey, {
+		throw apiError(ctx, text, secrets, {
 			itemIndex: request.itemIndex,
 			httpCode: String(response.statusCode),
 			body: response.body,
@@ -130,7 +134,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 				message: `The service answered with an unexpected shape while trying to ${what} (${describeShape(body, parsed.error)})`,
 				description: `${write ? 'The request may have been carried out anyway (a document or template may have been created): look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
 			},
-			apiKey,
+			secrets,
 			{
 				itemIndex: request.itemIndex,
 				httpCode: String(response.statusCode),
@@ -153,7 +157,7 @@ export async function fetchFile(
 	url: string,
 	request: Pick<ApiRequest, 'itemIndex' | 'timeoutMs' | 'retry'> & { what: string },
 ): Promise<RawResponse> {
-	const { apiKey, timeoutMs } = await credentials(ctx);
+	const { secrets, timeoutMs } = await credentials(ctx);
 	const { response } = await exchange(
 		ctx,
 		{
@@ -167,7 +171,7 @@ export async function fetchFile(
 		},
 		false,
 		request.what,
-		apiKey,
+		secrets,
 		request,
 	);
 	if (response.statusCode >= 300) response.body = await readAll(response.body);

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyName, templateIdLocator } from '../../../shared/descriptions';
+import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
 import { InputError, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
 import { payloadFromMapping } from '../../../shared/helpers/mapping';
 import { payloadFromFields, requirePayload } from '../../../shared/helpers/payload';
@@ -144,6 +144,7 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { status: ['pending'], waitForCompletion: [true] } },
 	},
 	binaryPropertyName({ status: ['pending'], waitForCompletion: [true], download: [true] }),
+	maxFileSize({ status: ['pending'], waitForCompletion: [true], download: [true] }),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',

@@ -1,10 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { binaryPropertyName, documentIdLocator } from '../../../shared/descriptions';
+import { binaryPropertyName, documentIdLocator, maxFileSize } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, perItem } from '../../../shared/helpers/items';
-import { parseBinaryPropertyName } from '../../../shared/helpers/parse';
+import {
+	DEFAULT_MAX_FILE_MB,
+	parseBinaryPropertyName,
+	parseMaxFileSize,
+} from '../../../shared/helpers/parse';
 import { downloadToBinary } from '../../../shared/download';
 import { getDocumentCard } from '../../../shared/transport';
 import { readDocumentId } from '../ids';
@@ -16,6 +20,7 @@ export const properties: INodeProperties[] = [
 			'The generated document whose file to download: pick it from the list, or enter its ID (a UUID)',
 	},
 	binaryPropertyName({}),
+	maxFileSize({}),
 ];
 
 export const description = updateDisplayOptions(
@@ -27,12 +32,15 @@ export const execute = perItem(
 	(ctx, i) => {
 		const id = readDocumentId(ctx, i);
 		const field = parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data'));
-		return { id, field };
+		const maxFileBytes = parseMaxFileSize(
+			ctx.getNodeParameter('maxFileSize', i, DEFAULT_MAX_FILE_MB),
+		);
+		return { id, field, maxFileBytes };
 	},
-	async (ctx, { id, field }, i) => {
+	async (ctx, { id, field, maxFileBytes }, i) => {
 		// A fresh card right before the download: its download_url is new.
 		const card = await getDocumentCard(ctx, id, { itemIndex: i });
-		const binary = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now() });
+		const binary = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now(), maxFileBytes });
 		return [
 			{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } },
 		];

@@ -4,7 +4,12 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { parseBinaryPropertyName, parsePositiveInteger } from '../../../shared/helpers/parse';
+import {
+	DEFAULT_MAX_FILE_MB,
+	parseBinaryPropertyName,
+	parseMaxFileSize,
+	parsePositiveInteger,
+} from '../../../shared/helpers/parse';
 import type { ReuseRequest } from './reuse';
 
 /** The Options collection of create and update (how long to wait). */
@@ -40,6 +45,8 @@ export interface GenerationOptions {
 	wait: boolean;
 	download: boolean;
 	binaryPropertyName: string;
+	/** Max File Size in bytes (undefined: no limit). */
+	maxFileBytes?: number;
 	timeoutSeconds: number;
 	/** The longest single wait for the request limit (429) the run accepts. */
 	maxLimitWaitSeconds: number;
@@ -75,6 +82,9 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 	const binaryPropertyName = download
 		? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data'))
 		: 'data';
+	const maxFileBytes = download
+		? parseMaxFileSize(ctx.getNodeParameter('maxFileSize', i, DEFAULT_MAX_FILE_MB))
+		: undefined;
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutSeconds = wait
 		? parsePositiveInteger(
@@ -92,6 +102,7 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 		wait: !!wait,
 		download: !!download,
 		binaryPropertyName,
+		maxFileBytes,
 		timeoutSeconds,
 		maxLimitWaitSeconds,
 	};

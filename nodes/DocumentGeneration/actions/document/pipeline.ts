@@ -139,6 +139,7 @@ async function waitAndDownload(
 					try {
 						const data = await downloadToBinary(ctx, result.card, i, {
 							fetchedAt: result.fetchedAt,
+							maxFileBytes: request.maxFileBytes,
 						});
 						results.binaries.set(i, { [request.binaryPropertyName]: data });
 					} catch (error) {

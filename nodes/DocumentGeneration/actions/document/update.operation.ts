@@ -9,6 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import {
 	binaryPropertyName,
 	documentIdLocator,
+	maxFileSize,
 	templateIdLocator,
 } from '../../../shared/descriptions';
 import {
@@ -98,6 +99,7 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { waitForCompletion: [true] } },
 	},
 	binaryPropertyName({ waitForCompletion: [true], download: [true] }),
+	maxFileSize({ waitForCompletion: [true], download: [true] }),
 	waitOptions,
 ];
 
