@@ -1,8 +1,8 @@
 /** The payload of a document to create: from field rows, and never empty. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_JSON_DEPTH } from './depth';
-import { InputError, checkDepth, preview } from './parse';
+import { MAX_JSON_DEPTH } from '../../shared/helpers/depth';
+import { InputError, checkDepth, preview } from '../../shared/helpers/parse';
 
 /** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */
 function setOwn(target: IDataObject, key: string, value: unknown): void {
