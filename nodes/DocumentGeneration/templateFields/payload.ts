@@ -14,6 +14,63 @@ function setOwn(target: IDataObject, key: string, value: unknown): void {
 	});
 }
 
+/** A row's dotted name as its parts, checked: at most `MAX_JSON_DEPTH` of them, none empty. */
+function namePath(key: string, where: string): string[] {
+	const path = key.split('.', MAX_JSON_DEPTH + 1).map((part) => part.trim());
+	if (path.length > MAX_JSON_DEPTH) {
+		throw new InputError(
+			`The payload ${where} has more than ${MAX_JSON_DEPTH} levels in its name`,
+			`Use names of at most ${MAX_JSON_DEPTH} levels, such as customer.address.city`,
+		);
+	}
+	if (path.some((part) => part === '')) {
+		throw new InputError(
+			`The payload ${where} has an empty part in its name`,
+			'Write names such as customer.name: dots separate the levels, with a name between them',
+		);
+	}
+	return path;
+}
+
+/** The payload being built from the rows, and the levels its dotted names made. */
+interface PayloadUnderway {
+	payload: IDataObject;
+	/** Objects the dotted names made; anything else under a name is a value. */
+	branches: WeakSet<object>;
+}
+
+/** Puts one row's value at its path, making the levels it needs; refuses a clash with another row. */
+function placeRow(built: PayloadUnderway, path: string[], value: unknown, where: string): void {
+	let target = built.payload;
+	path.forEach((part, depth) => {
+		// Only an error needs the name so far: joined there, the loop stays linear.
+		const sofar = () => path.slice(0, depth + 1).join('.');
+		const existing = Object.prototype.hasOwnProperty.call(target, part) ? target[part] : undefined;
+		if (depth === path.length - 1) {
+			if (existing !== undefined) {
+				throw new InputError(
+					`The payload ${where} sets "${sofar()}", which another field already sets`,
+					'Give each name once; to build a list, put the whole list in one field with an expression',
+				);
+			}
+			setOwn(target, part, value);
+		} else if (existing === undefined) {
+			const child: IDataObject = {};
+			built.branches.add(child);
+			setOwn(target, part, child);
+			target = child;
+		} else if (built.branches.has(existing as object)) {
+			target = existing as IDataObject;
+		} else {
+			// A value another row set (even an object from an expression) is not a level.
+			throw new InputError(
+				`The payload ${where} puts a name under "${sofar()}", which another field sets to a value`,
+				`Use either "${sofar()}" or names under it such as "${sofar()}.name", not both`,
+			);
+		}
+	});
+}
+
 /**
  * The payload of the "Fields" mode: key/value rows, a dotted key (`customer.name`) building
  * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
@@ -21,59 +78,15 @@ function setOwn(target: IDataObject, key: string, value: unknown): void {
  */
 export function payloadFromFields(rows: unknown): IDataObject {
 	const list = Array.isArray(rows) ? rows : [];
-	const payload: IDataObject = {};
-	// The levels the dotted names made; anything else under a name is a value.
-	const branches = new WeakSet<object>();
+	const built: PayloadUnderway = { payload: {}, branches: new WeakSet<object>() };
 	list.forEach((row, index) => {
 		const entry = (row && typeof row === 'object' ? row : {}) as IDataObject;
 		const key = typeof entry.key === 'string' ? entry.key.trim() : String(entry.key ?? '');
 		if (key === '') return;
 		const where = `field ${index + 1} ("${preview(key)}")`;
-		const path = key.split('.', MAX_JSON_DEPTH + 1).map((part) => part.trim());
-		if (path.length > MAX_JSON_DEPTH) {
-			throw new InputError(
-				`The payload ${where} has more than ${MAX_JSON_DEPTH} levels in its name`,
-				`Use names of at most ${MAX_JSON_DEPTH} levels, such as customer.address.city`,
-			);
-		}
-		if (path.some((part) => part === '')) {
-			throw new InputError(
-				`The payload ${where} has an empty part in its name`,
-				'Write names such as customer.name: dots separate the levels, with a name between them',
-			);
-		}
-		let target = payload;
-		path.forEach((part, depth) => {
-			// Only an error needs the name so far: joined there, the loop stays linear.
-			const sofar = () => path.slice(0, depth + 1).join('.');
-			const existing = Object.prototype.hasOwnProperty.call(target, part)
-				? target[part]
-				: undefined;
-			if (depth === path.length - 1) {
-				if (existing !== undefined) {
-					throw new InputError(
-						`The payload ${where} sets "${sofar()}", which another field already sets`,
-						'Give each name once; to build a list, put the whole list in one field with an expression',
-					);
-				}
-				setOwn(target, part, entry.value ?? '');
-			} else if (existing === undefined) {
-				const child: IDataObject = {};
-				branches.add(child);
-				setOwn(target, part, child);
-				target = child;
-			} else if (branches.has(existing as object)) {
-				target = existing as IDataObject;
-			} else {
-				// A value another row set (even an object from an expression) is not a level.
-				throw new InputError(
-					`The payload ${where} puts a name under "${sofar()}", which another field sets to a value`,
-					`Use either "${sofar()}" or names under it such as "${sofar()}.name", not both`,
-				);
-			}
-		});
+		placeRow(built, namePath(key, where), entry.value ?? '', where);
 	});
-	return payload;
+	return built.payload;
 }
 
 /** A payload to create a document with: one object with at least one key. */
