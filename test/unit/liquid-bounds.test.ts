@@ -6,9 +6,15 @@
  * editor's answer within 1 s; these run the pure reader, without the editor's size bound.
  * Asserted on CPU time (1 s) and, generously, on the clock (5 s): the machine may be busy.
  */
-import { TEMPLATE_BOUNDS, TemplateTooLarge } from '../../nodes/shared/helpers/bounds';
-import { variablesOf } from '../../nodes/shared/helpers/liquid';
-import { payloadFromMapping, templateFields } from '../../nodes/shared/helpers/mapping';
+import {
+	TEMPLATE_BOUNDS,
+	TemplateTooLarge,
+} from '../../nodes/DocumentGeneration/templateFields/bounds';
+import { variablesOf } from '../../nodes/DocumentGeneration/templateFields/liquid';
+import {
+	payloadFromMapping,
+	templateFields,
+} from '../../nodes/DocumentGeneration/templateFields/mapping';
 import {
 	figure,
 	hostileBodies,

@@ -1,11 +1,11 @@
 /** What a Liquid body reads (variablesOf), the fields made of it, and the payload mapped back. */
-import { variablesOf } from '../../nodes/shared/helpers/liquid';
+import { variablesOf } from '../../nodes/DocumentGeneration/templateFields/liquid';
 import {
 	payloadFromMapping,
 	templateFields,
 	typedValue,
 	valueAtPath,
-} from '../../nodes/shared/helpers/mapping';
+} from '../../nodes/DocumentGeneration/templateFields/mapping';
 
 const paths = (body: string) => variablesOf(body).map((v) => v.path);
 

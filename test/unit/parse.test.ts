@@ -19,7 +19,10 @@ import {
 	toUnixSeconds,
 } from '../../nodes/shared/helpers/parse';
 import { jsonProblem, parseJsonLoose } from '../../nodes/shared/helpers/json';
-import { payloadFromFields, requirePayload } from '../../nodes/shared/helpers/payload';
+import {
+	payloadFromFields,
+	requirePayload,
+} from '../../nodes/DocumentGeneration/templateFields/payload';
 
 const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 const ID2 = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';

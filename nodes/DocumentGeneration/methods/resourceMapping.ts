@@ -9,11 +9,11 @@ import {
 	type ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { TemplateTooLarge } from '../../shared/helpers/bounds';
 import { asNodeError } from '../../shared/helpers/items';
-import { mapperFields, templateFields } from '../../shared/helpers/mapping';
 import { parseId } from '../../shared/helpers/parse';
 import { getTemplate } from '../../shared/transport';
+import { TemplateTooLarge } from '../templateFields/bounds';
+import { mapperFields, templateFields } from '../templateFields/mapping';
 
 const OR_JSON = 'or set Payload Mode to JSON. Fields mapped below are still sent.';
 

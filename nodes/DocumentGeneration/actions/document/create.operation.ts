@@ -8,8 +8,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
 import { InputError, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
-import { payloadFromMapping } from '../../../shared/helpers/mapping';
-import { payloadFromFields, requirePayload } from '../../../shared/helpers/payload';
+import { payloadFromMapping } from '../../templateFields/mapping';
+import { payloadFromFields, requirePayload } from '../../templateFields/payload';
 import { createDocument } from '../../../shared/transport';
 import { createOptions, readReuse } from './createOptions';
 import { NO_WAIT, readGenerationOptions } from './generate';

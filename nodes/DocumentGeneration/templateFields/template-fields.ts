@@ -5,8 +5,8 @@
  */
 import type { FieldType, IDataObject } from 'n8n-workflow';
 
+import { tryParseJson } from '../../shared/helpers/json';
 import { checkSize, TEMPLATE_BOUNDS, tooDeep, tooManyFields } from './bounds';
-import { tryParseJson } from './json';
 import { variablesOf, type LiquidVariable } from './liquid';
 
 /** What the field list shows of one field, and what a run needs of it. */

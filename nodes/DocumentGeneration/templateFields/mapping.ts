@@ -6,9 +6,9 @@
  */
 import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
 
+import { tryParseJson } from '../../shared/helpers/json';
+import { InputError, preview } from '../../shared/helpers/parse';
 import { TEMPLATE_BOUNDS } from './bounds';
-import { tryParseJson } from './json';
-import { InputError, preview } from './parse';
 import { payloadFromFields } from './payload';
 import type { TemplateField } from './template-fields';
 

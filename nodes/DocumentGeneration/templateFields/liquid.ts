@@ -6,20 +6,20 @@
  * Left out: a loop's own variable (`line`) and `forloop`/`tablerowloop`, names made by
  * `assign`, `capture`, `increment` and `decrement`, literals, operators and filter names.
  *
- * Bounded whatever the template: it reads in time linear in the body (see `liquid-scan.ts`),
- * keeps at most `TEMPLATE_BOUNDS.fields` variables and paths of at most
- * `TEMPLATE_BOUNDS.depth` parts, and refuses more with a `TemplateTooLarge`.
+ * Bounded whatever the template: it reads in time linear in the body (see `liquid-tokens.ts`
+ * and `liquid-scan.ts`), keeps at most `TEMPLATE_BOUNDS.fields` variables and paths of at
+ * most `TEMPLATE_BOUNDS.depth` parts, and refuses more with a `TemplateTooLarge`.
  */
 
 import {
 	loopRange,
 	namesMadeIn,
 	eachReference,
-	tokens,
 	withoutNamedArguments,
 	withoutStrings,
 } from './liquid-scan';
 import { Blocks, checkDepth, Variables, type Binding } from './liquid-scope';
+import { tokens } from './liquid-tokens';
 
 export interface LiquidVariable {
 	/** The dotted path from the data's root, e.g. `customer.name`. */
@@ -146,6 +146,21 @@ class Reader {
 		this.blocks.bind(loop[1], binding);
 	}
 
+	/**
+	 * A tag that tests or picks (`if`, `elsif`, `unless`, `case`, `when`, `cycle`): what it
+	 * reads, and the block it opens or the guard it adds (`{% if vat %}` guards `vat`).
+	 */
+	private condition(name: string, rest: string): void {
+		const reads: string[] = [];
+		this.reads = reads;
+		this.expression(rest.replace(/==|!=|<>|<=|>=|<|>|,/g, ' '));
+		this.reads = undefined;
+		if (name === 'if' || name === 'unless' || name === 'case')
+			this.blocks.push(name, name === 'if' ? reads : []);
+		else if (name === 'elsif') this.blocks.guard(reads);
+	}
+
+	/** One tag's content (`{% ... %}` without its marks); `inLiquid` inside a `liquid` tag. */
 	tag(source: string, inLiquid = false): void {
 		const trimmed = source.trim();
 		const name = /^[A-Za-z_#]\w*/.exec(trimmed)?.[0] ?? '';
@@ -156,16 +171,9 @@ class Reader {
 			case 'unless':
 			case 'case':
 			case 'when':
-			case 'cycle': {
-				const reads: string[] = [];
-				this.reads = reads;
-				this.expression(rest.replace(/==|!=|<>|<=|>=|<|>|,/g, ' '));
-				this.reads = undefined;
-				if (name === 'if' || name === 'unless' || name === 'case')
-					this.blocks.push(name, name === 'if' ? reads : []);
-				else if (name === 'elsif') this.blocks.guard(reads);
+			case 'cycle':
+				this.condition(name, rest);
 				return;
-			}
 			case 'echo':
 				this.expression(rest, { printed: true });
 				return;
