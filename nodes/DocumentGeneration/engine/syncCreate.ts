@@ -6,16 +6,17 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { sameJson } from '../../../shared/helpers/document';
-import { asNodeError } from '../../../shared/helpers/items';
-import { parseJsonLoose } from '../../../shared/helpers/json';
-import { timeOf } from '../../../shared/helpers/dates';
+import { sameJson } from '../../shared/helpers/document';
+import { asNodeError } from '../../shared/helpers/items';
+import { timeOf } from '../../shared/helpers/dates';
 import {
 	createDocumentSync,
 	isOutcomeUnknown,
 	listDocumentCards,
 	pause,
-} from '../../../shared/transport';
+} from '../../shared/transport';
+import { metaObject } from './meta';
+import { CLOCK_SKEW_MS } from './pollTiming';
 
 /**
  * Up to this many items a create that waits goes through `documents/sync`. Measured on the
@@ -31,9 +32,6 @@ export const SYNC_MAX_ITEMS = 1;
 /** How long a sync create may hold the request (the service holds it for up to ~30 s). */
 export const SYNC_TIMEOUT_MS = 45_000;
 
-/** Clock difference between this host and the service that the search tolerates. */
-const SKEW_MS = 120_000;
-
 /**
  * The document a create with these fields made, sent at `sentAt` (host time): the one recent
  * card of that template with the same meta. Undefined when there is none or more than one.
@@ -45,20 +43,20 @@ async function findCreated(
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
 	const templateId = String(fields.document_template_id);
-	const meta = fields.meta ?? null;
+	const meta = (fields.meta as IDataObject | undefined) ?? {};
 	for (let attempt = 0; attempt < 2; attempt++) {
 		if (attempt) await pause(1000);
 		const page = await listDocumentCards(
 			ctx,
-			{ templateIds: [templateId], updatedSince: Math.floor((sentAt - SKEW_MS) / 1000) },
+			{ templateIds: [templateId], updatedSince: Math.floor((sentAt - CLOCK_SKEW_MS) / 1000) },
 			1,
 			{ itemIndex },
 		);
 		const candidates = page.cards.filter((card) => {
 			const created = timeOf(card.created_at);
-			if (created !== undefined && created < sentAt - SKEW_MS) return false;
+			if (created !== undefined && created < sentAt - CLOCK_SKEW_MS) return false;
 			if (String(card.document_template_id).toLowerCase() !== templateId) return false;
-			return sameJson(parseJsonLoose(card.meta ?? null) ?? null, meta);
+			return sameJson(metaObject(card), meta);
 		});
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1) return undefined;

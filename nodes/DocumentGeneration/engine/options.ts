@@ -1,45 +1,24 @@
 /**
- * What create and update ask of the generation pipeline (`pipeline.ts`): the options that say
- * whether and how long to wait and what to download, and one request per item.
+ * What create and update ask of the engine: the options that say whether and how long to wait
+ * and what to download, one request per item, and what the look-up needs of a create
+ * (`readReuse`).
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	DEFAULT_MAX_FILE_MB,
 	parseBinaryPropertyName,
 	parseMaxFileSize,
 	parsePositiveInteger,
-} from '../../../shared/helpers/parse';
-import type { ReuseRequest } from './reuse';
-
-/** The Options collection of create and update (how long to wait). */
-export const waitOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Max Wait for Rate Limit (Seconds)',
-			name: 'maxRateLimitWait',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 120,
-			description:
-				"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
-		},
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 300,
-			description:
-				"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
-		},
-	],
-};
+} from '../../shared/helpers/parse';
+import type { OnKeyConflict, ReuseRequest } from './plan';
+import {
+	DEFAULT_REUSE_HOURS,
+	DIGEST_FIELD,
+	KEY_FIELD,
+	digestOf,
+	parseUniqueKey,
+} from './uniqueKey';
 
 export interface GenerationOptions {
 	wait: boolean;
@@ -106,4 +85,35 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 		timeoutSeconds,
 		maxLimitWaitSeconds,
 	};
+}
+
+/**
+ * What the look-up needs of one create; with a Unique Key, the write's meta is marked with
+ * the key and the data's digest.
+ */
+export function readReuse(
+	ctx: IExecuteFunctions,
+	i: number,
+	fields: IDataObject,
+	generates: boolean,
+): ReuseRequest {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const digest = digestOf(fields);
+	const templateId = String(fields.document_template_id);
+	const onConflict: OnKeyConflict = options.keyConflict === 'regenerate' ? 'regenerate' : 'fail';
+	const windowHours = parsePositiveInteger(
+		options.reuseWindow ?? DEFAULT_REUSE_HOURS,
+		'reuse window',
+		'Set Options → Reuse Window to a number of hours, e.g. 24',
+	);
+	const reuse: ReuseRequest = { templateId, digest, windowHours, onConflict, fields, generates };
+	if ('uniqueKey' in options) {
+		reuse.key = parseUniqueKey(options.uniqueKey);
+		fields.meta = {
+			...((fields.meta as IDataObject | undefined) ?? {}),
+			[KEY_FIELD]: reuse.key,
+			[DIGEST_FIELD]: digest,
+		};
+	}
+	return reuse;
 }

@@ -4,58 +4,28 @@
  * result, handed on the moment it is known, so a finished document's file can be fetched
  * while others still generate.
  *
- * A poll round reads the document list (up to 100 cards a page, narrowed by `q[updated_since]` on the
- * service's own time stamps and by the templates involved) when that takes fewer requests than
- * fetching each document by id, and stops paging as soon as every watched document has been
- * seen; otherwise, and for the last few documents, it fetches each card by id. Polls back off
+ * A poll round reads the document list (up to 100 cards a page, narrowed by `q[updated_since]` on
+ * the service's own time stamps and by the templates involved) when that takes fewer requests
+ * than fetching each document by id, and stops paging as soon as every watched document has
+ * been seen; otherwise, and for the last few documents, it fetches each card by id (the
+ * strategy of `listOrFetch.ts`, which the look-up shares). Polls back off
  * (`pollDelay`). The card a poll ends with carries a fresh `download_url`, so a download needs
  * no extra request unless the link has aged.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isFinished } from '../../../shared/helpers/document';
-import { timeOf } from '../../../shared/helpers/dates';
-import type { ItemError } from '../../../shared/helpers/items';
-import { CONCURRENCY, asNodeError, mapConcurrent } from '../../../shared/helpers/items';
-import {
-	DEFAULT_PAGE_SIZE,
-	getDocumentCard,
-	heldByLimit,
-	isNotFound,
-	limitReport,
-	pause,
-	scanDocumentCards,
-} from '../../../shared/transport';
-import { failureError, timeoutError } from './outcomes';
-import { isAfterWrite, pollDelay, templateFilter, updatedSinceFor } from './schedule';
+import { isFinished } from '../../shared/helpers/document';
+import { timeOf } from '../../shared/helpers/dates';
+import { asNodeError } from '../../shared/helpers/items';
+import { DEFAULT_PAGE_SIZE, heldByLimit, limitReport, pause } from '../../shared/transport';
+import { failureError, timeoutError } from './generationErrors';
+import { fetchEachCard, listBudget, listForIds } from './listOrFetch';
+import { isAfterWrite, pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
+import type { WaitResult, WaitTarget } from './waitTarget';
 
 /** Complete list rounds a document may be missing from before it is fetched by id. */
 const MISSES_BEFORE_FETCH = 2;
-
-export interface WaitTarget {
-	itemIndex: number;
-	id: string;
-	/** `updated_at` of the last write to it (service clock). */
-	updatedAt: unknown;
-	templateId?: string;
-	/** When the service answered the write (host clock, ms): the generation clock starts. */
-	startedAt: number;
-	/** Time the execution's requests had been held by the limit by then (`heldByLimit`). */
-	heldAtStart: number;
-	timeoutSeconds: number;
-	/** A card already in hand for this document (a sync create's answer, a look-up's card). */
-	known?: { card: IDataObject; fetchedAt: number };
-}
-
-export type WaitResult =
-	| {
-			card: IDataObject;
-			fetchedAt: number;
-			/** How long it was seen waiting in the service's queue (pending), at least. */
-			queuedMs: number;
-	  }
-	| { error: ItemError; status: string };
 
 interface Watched {
 	targets: WaitTarget[];
@@ -149,7 +119,8 @@ export class Watch {
 				return;
 			}
 			try {
-				if (this.watched.size >= 2 && listPages < this.watched.size)
+				const budget = listBudget(this.watched.size);
+				if (budget > 0 && listPages <= budget)
 					listPages = await this.listRound({ updatedSince: since, templateIds });
 				else await this.fetchEach([...this.watched.keys()]);
 			} catch (error) {
@@ -224,20 +195,16 @@ export class Watch {
 
 	/** Fetches the given documents' cards by id. A 404 fails that document only. */
 	private async fetchEach(ids: string[]): Promise<void> {
-		let systemic: unknown;
-		await mapConcurrent(ids, CONCURRENCY, async (id) => {
-			const entry = this.watched.get(id);
-			if (!entry || systemic !== undefined || this.stop.aborted) return;
-			const fetchedAt = Date.now();
-			try {
-				const itemIndex = entry.targets[0].itemIndex;
-				this.settle(await getDocumentCard(this.ctx, id, { itemIndex }), fetchedAt);
-			} catch (error) {
-				if (isNotFound(error)) this.failDocument(id, error);
-				else systemic ??= error;
-			}
-		});
-		if (systemic !== undefined) throw systemic;
+		await fetchEachCard(
+			this.ctx,
+			ids.filter((id) => this.watched.has(id)),
+			{
+				onCard: (card, fetchedAt) => void this.settle(card, fetchedAt),
+				onNotFound: (id, error) => this.failDocument(id, error),
+				itemIndexOf: (id) => this.watched.get(id)?.targets[0]?.itemIndex,
+				stop: this.stop,
+			},
+		);
 	}
 
 	/**
@@ -245,19 +212,14 @@ export class Watch {
 	 * the pages that took, or Infinity when it would cost more than fetching each by id.
 	 */
 	private async listRound(filters: { updatedSince: number; templateIds: string[] }) {
-		const wanted = new Set(this.watched.keys());
-		const seen = new Set<string>();
-		const { pages, complete } = await scanDocumentCards(
+		const { seen, pages, complete } = await listForIds(
 			this.ctx,
-			filters,
+			new Set(this.watched.keys()),
 			(card, fetchedAt) => {
-				const id = String(card.id);
-				if (!wanted.has(id)) return false;
-				seen.add(id);
-				if (this.watched.has(id) && !this.settle(card, fetchedAt)) this.listShowsUnfinished = true;
-				return seen.size === wanted.size;
+				if (this.watched.has(String(card.id)) && !this.settle(card, fetchedAt))
+					this.listShowsUnfinished = true;
 			},
-			{ maxPages: wanted.size - 1, stop: this.stop, reader: 'wait' },
+			{ ...filters, stop: this.stop, reader: 'wait' },
 		);
 		if (!complete) return Infinity;
 		// Documents a complete list keeps leaving out (not visible yet, deleted) are fetched
