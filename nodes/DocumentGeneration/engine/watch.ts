@@ -1,8 +1,8 @@
 /**
- * Waiting for generations, for many documents at once: a watch list. `add` adopts a document
- * into it (one just written, or one a earlier run made); `run` polls until each has its
- * result, handed on the moment it is known, so a finished document's file can be fetched
- * while others still generate.
+ * Waiting for generations, for many documents at once: a watch list (`watchList.ts`). `add`
+ * adopts a document into it (one just written, or one an earlier run made); `run` polls until
+ * each has its result, handed on the moment it is known, so a finished document's file can be
+ * fetched while others still generate.
  *
  * A poll round reads the document list (up to 100 cards a page, narrowed by `q[updated_since]` on
  * the service's own time stamps and by the templates involved) when that takes fewer requests
@@ -12,31 +12,17 @@
  * (`pollDelay`). The card a poll ends with carries a fresh `download_url`, so a download needs
  * no extra request unless the link has aged.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isFinished } from '../../shared/helpers/document';
-import { timeOf } from '../../shared/helpers/dates';
-import { asNodeError } from '../../shared/helpers/items';
-import { DEFAULT_PAGE_SIZE, heldByLimit, limitReport, pause } from '../../shared/transport';
-import { failureError, timeoutError } from './generationErrors';
+import { DEFAULT_PAGE_SIZE, limitReport, pause } from '../../shared/transport';
 import { fetchEachCard, listBudget, listForIds } from './listOrFetch';
-import { isAfterWrite, pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
+import { pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
 import type { WaitResult, WaitTarget } from './waitTarget';
+import { WatchList } from './watchList';
 
 /** Complete list rounds a document may be missing from before it is fetched by id. */
 const MISSES_BEFORE_FETCH = 2;
-
-interface Watched {
-	targets: WaitTarget[];
-	/** When the last write to the document happened (service clock, ms; NaN if unknown). */
-	writtenAt: number;
-	status: string;
-	/** Complete list rounds in a row that did not show the document. */
-	misses: number;
-	/** When a poll last saw it still pending, waiting in the service's queue (host clock). */
-	pendingSeenAt?: number;
-}
 
 /** One signal that aborts when any of the given ones does. */
 function anyOf(signals: Array<AbortSignal | undefined>): AbortSignal {
@@ -50,8 +36,7 @@ function anyOf(signals: Array<AbortSignal | undefined>): AbortSignal {
 }
 
 export class Watch {
-	private readonly watched = new Map<string, Watched>();
-	private readonly targets: WaitTarget[] = [];
+	private readonly list: WatchList;
 	private readonly cancel?: AbortSignal;
 	private readonly stop: AbortSignal;
 	/** Whether the list has shown watched documents unfinished (so one missing is odd). */
@@ -64,53 +49,43 @@ export class Watch {
 	 */
 	constructor(
 		private readonly ctx: IExecuteFunctions,
-		private readonly onResult: (target: WaitTarget, result: WaitResult) => void,
+		onResult: (target: WaitTarget, result: WaitResult) => void,
 		stop?: AbortSignal,
 	) {
+		this.list = new WatchList(ctx, onResult);
 		this.cancel = ctx.getExecutionCancelSignal?.();
 		this.stop = anyOf([this.cancel, stop]);
 	}
 
 	get size(): number {
-		return this.watched.size;
+		return this.list.size;
 	}
 
 	/** Adopts a document into the wait; a finished `known` card settles it at once. */
 	add(target: WaitTarget): void {
-		this.targets.push(target);
-		const entry = this.watched.get(target.id) ?? {
-			targets: [],
-			writtenAt: NaN,
-			status: 'pending',
-			misses: 0,
-		};
-		entry.targets.push(target);
-		const writtenAt = timeOf(target.updatedAt) ?? NaN;
-		if (Number.isFinite(writtenAt) && !(entry.writtenAt >= writtenAt)) entry.writtenAt = writtenAt;
-		this.watched.set(target.id, entry);
-		if (target.known) this.settle(target.known.card, target.known.fetchedAt);
+		this.list.add(target);
 	}
 
 	/** Polls until every watched document has its result, or the stop. */
 	async run(): Promise<void> {
 		const since = updatedSinceFor(
-			this.targets.map((t) => t.updatedAt),
+			this.list.targets.map((t) => t.updatedAt),
 			Date.now(),
 		);
-		const templateIds = templateFilter(this.targets.map((t) => t.templateId));
+		const templateIds = templateFilter(this.list.targets.map((t) => t.templateId));
 		/**
 		 * Pages a list round is expected to take: at first only ours in the list, at the fewest
 		 * cards a page the service is known to serve; then what the last round took.
 		 */
-		let listPages = Math.ceil(this.watched.size / DEFAULT_PAGE_SIZE);
-		for (let round = 0; this.watched.size > 0; round++) {
-			const soonest = this.expire(Date.now());
-			if (this.watched.size === 0) break;
+		let listPages = Math.ceil(this.list.size / DEFAULT_PAGE_SIZE);
+		for (let round = 0; this.list.size > 0; round++) {
+			const soonest = this.list.expire(Date.now());
+			if (this.list.size === 0) break;
 			const quick = !limitReport(this.ctx).limited;
 			await pause(Math.max(0, Math.min(pollDelay(round, quick), soonest)), this.stop);
 			if (this.stop.aborted) {
 				if (this.cancel?.aborted)
-					this.failAll(
+					this.list.failAll(
 						new NodeOperationError(
 							this.ctx.getNode(),
 							'The execution was cancelled while waiting for documents',
@@ -119,89 +94,25 @@ export class Watch {
 				return;
 			}
 			try {
-				const budget = listBudget(this.watched.size);
+				const budget = listBudget(this.list.size);
 				if (budget > 0 && listPages <= budget)
 					listPages = await this.listRound({ updatedSince: since, templateIds });
-				else await this.fetchEach([...this.watched.keys()]);
+				else await this.fetchEach(this.list.ids());
 			} catch (error) {
-				this.failAll(error);
+				this.list.failAll(error);
 			}
 		}
-	}
-
-	private failDocument(id: string, error: unknown): void {
-		const entry = this.watched.get(id);
-		if (!entry) return;
-		this.watched.delete(id);
-		for (const target of entry.targets)
-			this.onResult(target, {
-				error: asNodeError(this.ctx, error, target.itemIndex),
-				status: entry.status,
-			});
-	}
-
-	private failAll(error: unknown): void {
-		for (const id of [...this.watched.keys()]) this.failDocument(id, error);
-	}
-
-	/** Time a target's generation has had so far: since its write, less the limit's holds. */
-	private generationMs(target: WaitTarget, now: number): number {
-		return now - target.startedAt - (heldByLimit(this.ctx) - target.heldAtStart);
-	}
-
-	/** Takes in a card from a poll; true when it settled its document. */
-	private settle(card: IDataObject, fetchedAt: number): boolean {
-		const id = String(card.id);
-		const entry = this.watched.get(id);
-		if (!entry) return false;
-		// A finished view older than our write shows the previous generation: not ours yet.
-		if (isFinished(card.status) && !isAfterWrite(card.updated_at, entry.writtenAt)) return false;
-		entry.status = String(card.status);
-		if (card.status === 'pending') entry.pendingSeenAt = fetchedAt;
-		if (!isFinished(card.status)) return false;
-		this.watched.delete(id);
-		for (const target of entry.targets) {
-			const queuedMs =
-				entry.pendingSeenAt === undefined ? 0 : this.generationMs(target, entry.pendingSeenAt);
-			this.onResult(
-				target,
-				card.status === 'success'
-					? { card, fetchedAt, queuedMs }
-					: { error: failureError(this.ctx, card, target.itemIndex), status: entry.status },
-			);
-		}
-		return true;
-	}
-
-	/** Fails the targets whose Wait Timeout has passed; returns the least time left (ms). */
-	private expire(now: number): number {
-		let soonest = Infinity;
-		for (const [id, entry] of [...this.watched]) {
-			entry.targets = entry.targets.filter((target) => {
-				const left = target.timeoutSeconds * 1000 - this.generationMs(target, now);
-				if (left > 0) {
-					soonest = Math.min(soonest, left);
-					return true;
-				}
-				const held = heldByLimit(this.ctx) - target.heldAtStart;
-				const error = timeoutError(this.ctx, target, entry.status, held);
-				this.onResult(target, { error, status: entry.status });
-				return false;
-			});
-			if (!entry.targets.length) this.watched.delete(id);
-		}
-		return soonest;
 	}
 
 	/** Fetches the given documents' cards by id. A 404 fails that document only. */
 	private async fetchEach(ids: string[]): Promise<void> {
 		await fetchEachCard(
 			this.ctx,
-			ids.filter((id) => this.watched.has(id)),
+			ids.filter((id) => this.list.has(id)),
 			{
-				onCard: (card, fetchedAt) => void this.settle(card, fetchedAt),
-				onNotFound: (id, error) => this.failDocument(id, error),
-				itemIndexOf: (id) => this.watched.get(id)?.targets[0]?.itemIndex,
+				onCard: (card, fetchedAt) => void this.list.settle(card, fetchedAt),
+				onNotFound: (id, error) => this.list.failDocument(id, error),
+				itemIndexOf: (id) => this.list.itemIndexOf(id),
 				stop: this.stop,
 			},
 		);
@@ -214,9 +125,9 @@ export class Watch {
 	private async listRound(filters: { updatedSince: number; templateIds: string[] }) {
 		const { seen, pages, complete } = await listForIds(
 			this.ctx,
-			new Set(this.watched.keys()),
+			new Set(this.list.ids()),
 			(card, fetchedAt) => {
-				if (this.watched.has(String(card.id)) && !this.settle(card, fetchedAt))
+				if (this.list.has(String(card.id)) && !this.list.settle(card, fetchedAt))
 					this.listShowsUnfinished = true;
 			},
 			{ ...filters, stop: this.stop, reader: 'wait' },
@@ -226,14 +137,7 @@ export class Watch {
 		// by id now and then. Sooner when the list does show unfinished documents (so one
 		// missing is odd), later when it seems to show finished ones only.
 		const patience = this.listShowsUnfinished ? MISSES_BEFORE_FETCH : 2 * MISSES_BEFORE_FETCH + 1;
-		const missing: string[] = [];
-		for (const [id, entry] of this.watched) {
-			if (seen.has(id)) entry.misses = 0;
-			else if (++entry.misses >= patience) {
-				entry.misses = 0;
-				missing.push(id);
-			}
-		}
+		const missing = this.list.missedBy(seen, patience);
 		if (missing.length) await this.fetchEach(missing);
 		return pages;
 	}
