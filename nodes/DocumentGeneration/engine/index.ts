@@ -5,7 +5,7 @@
  */
 export { runGenerations } from './run';
 export type { GenerationOptions, GenerationRequest } from './options';
-export { NO_WAIT, readGenerationOptions, readReuse } from './options';
+export { NO_WAIT, readGenerationOptions } from './options';
 export { createSync } from './syncCreate';
 export { metaObject } from './meta';
-export { DEFAULT_REUSE_HOURS } from './uniqueKey';
+export { DEFAULT_REUSE_HOURS, readReuse } from './uniqueKey';

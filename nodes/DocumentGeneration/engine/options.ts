@@ -1,7 +1,6 @@
 /**
  * What create and update ask of the engine: the options that say whether and how long to wait
- * and what to download, one request per item, and what the look-up needs of a create
- * (`readReuse`).
+ * and what to download, and one request per item.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -11,14 +10,7 @@ import {
 	parseMaxFileSize,
 	parsePositiveInteger,
 } from '../../shared/helpers/parse';
-import type { OnKeyConflict, ReuseRequest } from './plan';
-import {
-	DEFAULT_REUSE_HOURS,
-	DIGEST_FIELD,
-	KEY_FIELD,
-	digestOf,
-	parseUniqueKey,
-} from './uniqueKey';
+import type { ReuseRequest } from './plan';
 
 export interface GenerationOptions {
 	wait: boolean;
@@ -85,35 +77,4 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 		timeoutSeconds,
 		maxLimitWaitSeconds,
 	};
-}
-
-/**
- * What the look-up needs of one create; with a Unique Key, the write's meta is marked with
- * the key and the data's digest.
- */
-export function readReuse(
-	ctx: IExecuteFunctions,
-	i: number,
-	fields: IDataObject,
-	generates: boolean,
-): ReuseRequest {
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const digest = digestOf(fields);
-	const templateId = String(fields.document_template_id);
-	const onConflict: OnKeyConflict = options.keyConflict === 'regenerate' ? 'regenerate' : 'fail';
-	const windowHours = parsePositiveInteger(
-		options.reuseWindow ?? DEFAULT_REUSE_HOURS,
-		'reuse window',
-		'Set Options → Reuse Window to a number of hours, e.g. 24',
-	);
-	const reuse: ReuseRequest = { templateId, digest, windowHours, onConflict, fields, generates };
-	if ('uniqueKey' in options) {
-		reuse.key = parseUniqueKey(options.uniqueKey);
-		fields.meta = {
-			...((fields.meta as IDataObject | undefined) ?? {}),
-			[KEY_FIELD]: reuse.key,
-			[DIGEST_FIELD]: digest,
-		};
-	}
-	return reuse;
 }

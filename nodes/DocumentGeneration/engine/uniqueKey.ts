@@ -4,11 +4,12 @@
  * batch again finds it (`lookUp.ts`) instead of making a second one.
  */
 import { createHash } from 'crypto';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { canonical } from '../../shared/helpers/document';
-import { InputError, preview } from '../../shared/helpers/parse';
+import { InputError, parsePositiveInteger, preview } from '../../shared/helpers/parse';
 import { metaObject } from './meta';
+import type { OnKeyConflict, ReuseRequest } from './plan';
 
 /** The meta keys this node marks a keyed document with (never `_`: the service's own). */
 export const KEY_FIELD = 'n8n_key';
@@ -68,4 +69,35 @@ export function markedKey(card: IDataObject): string | undefined {
 export function markedDigest(card: IDataObject): string | undefined {
 	const digest = metaObject(card)[DIGEST_FIELD];
 	return typeof digest === 'string' ? digest : undefined;
+}
+
+/**
+ * What the look-up needs of one create; with a Unique Key, the write's meta is marked with
+ * the key and the data's digest.
+ */
+export function readReuse(
+	ctx: IExecuteFunctions,
+	i: number,
+	fields: IDataObject,
+	generates: boolean,
+): ReuseRequest {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const digest = digestOf(fields);
+	const templateId = String(fields.document_template_id);
+	const onConflict: OnKeyConflict = options.keyConflict === 'regenerate' ? 'regenerate' : 'fail';
+	const windowHours = parsePositiveInteger(
+		options.reuseWindow ?? DEFAULT_REUSE_HOURS,
+		'reuse window',
+		'Set Options → Reuse Window to a number of hours, e.g. 24',
+	);
+	const reuse: ReuseRequest = { templateId, digest, windowHours, onConflict, fields, generates };
+	if ('uniqueKey' in options) {
+		reuse.key = parseUniqueKey(options.uniqueKey);
+		fields.meta = {
+			...((fields.meta as IDataObject | undefined) ?? {}),
+			[KEY_FIELD]: reuse.key,
+			[DIGEST_FIELD]: digest,
+		};
+	}
+	return reuse;
 }
