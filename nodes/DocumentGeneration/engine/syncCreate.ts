@@ -20,7 +20,7 @@ import { CLOCK_SKEW_MS } from './pollTiming';
 
 /**
  * Up to this many items a create that waits goes through `documents/sync`. Measured on the
- * sandbox (README, Benchmarks; generation 1.5 s): one item takes 1.53 s in 2 requests (was
+ * sandbox (docs/benchmarks.md; generation 1.5 s): one item takes 1.53 s in 2 requests (was
  * 2.08 s in 3). Up to the node's concurrency (8) sync would also win (2–8 items: 1.54–1.58 s,
  * 2 requests each, against 2.08 s and 2.5–3), and past it it loses (waves of 1.5 s; 40 items
  * take 2.43 s in 2.10 requests each with create-then-wait). It stays at one item: the sync
