@@ -7,7 +7,7 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { memoryOf } from '../../nodes/DocumentGeneration/actions/document/tries';
+import { memoryOf } from '../../nodes/DocumentGeneration/engine/retryMemory';
 import type { Sandbox } from '../sandbox';
 import {
 	CONTINUE,

@@ -7,7 +7,7 @@ import {
 	isAfterWrite,
 	pollDelay,
 	updatedSinceFor,
-} from '../../nodes/DocumentGeneration/actions/document/schedule';
+} from '../../nodes/DocumentGeneration/engine/pollTiming';
 
 describe('poll schedule', () => {
 	test('first looks after about a second, then backs off by half up to 10 s', () => {

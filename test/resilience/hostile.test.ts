@@ -12,7 +12,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { createPoller, createWebhookTrigger, describeError, runNode } from '../harness';
 import { DEFAULT_WEBHOOK_SECRET } from '../sandbox';
 import { canonical } from '../../nodes/shared/helpers/document';
-import { digestOf } from '../../nodes/DocumentGeneration/actions/document/reuse';
+import { digestOf } from '../../nodes/DocumentGeneration/engine/uniqueKey';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/depth';
 import type { Sandbox } from '../sandbox';
 import { startEndlessFileFront, type EndlessFileFront } from './hostile';

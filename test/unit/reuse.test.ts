@@ -1,13 +1,10 @@
 /** The pure pieces of running a batch again: the data's digest, the key, and each item's plan. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Found, ReuseRequest } from '../../nodes/DocumentGeneration/actions/document/reuse';
-import {
-	digestOf,
-	parseUniqueKey,
-	planFor,
-} from '../../nodes/DocumentGeneration/actions/document/reuse';
-import { templateFilter } from '../../nodes/DocumentGeneration/actions/document/schedule';
+import type { Found, ReuseRequest } from '../../nodes/DocumentGeneration/engine/plan';
+import { planFor } from '../../nodes/DocumentGeneration/engine/plan';
+import { digestOf, parseUniqueKey } from '../../nodes/DocumentGeneration/engine/uniqueKey';
+import { templateFilter } from '../../nodes/DocumentGeneration/engine/pollTiming';
 
 const TEMPLATE = '2636105b-f28a-449b-bd3d-6861687d480f';
 const fields = (payload: IDataObject, meta?: IDataObject): IDataObject => ({

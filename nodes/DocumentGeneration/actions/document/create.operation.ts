@@ -7,15 +7,20 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
-import { InputError, parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
+import { parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
 import { payloadFromMapping } from '../../templateFields/mapping';
 import { payloadFromFields, requirePayload } from '../../templateFields/payload';
 import { createDocument } from '../../../shared/transport';
-import { createOptions, readReuse } from './createOptions';
-import { NO_WAIT, readGenerationOptions } from './generate';
+import { buildMeta } from '../../descriptions/fileAndMeta';
+import { createOptions } from '../../descriptions/options';
+import {
+	NO_WAIT,
+	createSync,
+	readGenerationOptions,
+	readReuse,
+	runGenerations,
+} from '../../engine';
 import { readTemplateId } from '../ids';
-import { runGenerations } from './pipeline';
-import { createSync } from './sync';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -186,35 +191,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['create'] } },
 	properties,
 );
-
-/** The file name field, trimmed; undefined when empty. */
-export function readFilename(value: unknown): string | undefined {
-	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string' && typeof value !== 'number') {
-		throw new InputError(
-			'The file name must be text',
-			'Enter a file name such as invoice-2026-001.pdf',
-		);
-	}
-	const text = String(value).trim();
-	return text === '' ? undefined : text;
-}
-
-/**
- * Meta from the meta field plus the file name (stored as `_filename`; the other meta keys
- * are kept), as one object, or undefined when both are empty.
- */
-export function buildMeta(
-	metaValue: unknown,
-	filename: unknown,
-	password?: unknown,
-): IDataObject | undefined {
-	const meta = { ...(parseJsonObject(metaValue, 'meta') ?? {}) };
-	const name = readFilename(filename);
-	if (name) meta._filename = name;
-	if (typeof password === 'string' && password !== '') meta._password = password;
-	return Object.keys(meta).length ? meta : undefined;
-}
 
 /** The payload of one item, from the JSON field or the field rows; never empty. */
 export function readPayload(ctx: IExecuteFunctions, i: number): IDataObject {

@@ -11,7 +11,7 @@ import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/parse';
 import { checkPageBound, listDocumentCards } from '../../../shared/transport';
 import { readLimit } from '../ids';
-import { DOCUMENT_STATUSES, parseSearchFilters } from './listFilters';
+import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentFilters';
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,

@@ -18,11 +18,10 @@ import {
 	parseJsonObject,
 	parseWriteStatus,
 } from '../../../shared/helpers/parse';
-import { normalizeDocument } from '../../../shared/helpers/document';
 import { getDocumentCard, updateDocument } from '../../../shared/transport';
-import { readFilename } from './create.operation';
-import { readGenerationOptions, waitOptions } from './generate';
-import { runGenerations } from './pipeline';
+import { readFilename } from '../../descriptions/fileAndMeta';
+import { waitOptions } from '../../descriptions/options';
+import { metaObject, readGenerationOptions, runGenerations } from '../../engine';
 import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
@@ -108,6 +107,63 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The changes of one item: the fields to send, and a file name to merge into the current meta. */
+interface Changes {
+	fields: IDataObject;
+	/** A file name given without Meta: merged into the document's current meta when sent. */
+	filenameOnly?: string;
+}
+
+/** The template of Update Fields, when one is given. */
+function readTemplateChange(update: IDataObject): string | undefined {
+	if (update.templateId === undefined || update.templateId === '') return undefined;
+	const locator = update.templateId as IDataObject | string;
+	const value = typeof locator === 'object' && locator !== null ? locator.value : locator;
+	return value !== '' && value !== undefined ? parseId(value, 'template') : undefined;
+}
+
+/** Update Fields of one item, read and checked; never empty. */
+function readChanges(update: IDataObject): Changes {
+	const changes: Changes = { fields: {} };
+	const fields = changes.fields;
+	const templateId = readTemplateChange(update);
+	if (templateId !== undefined) fields.document_template_id = templateId;
+	if ('payload' in update) {
+		const payload = parseJsonObject(update.payload, 'payload');
+		if (payload) fields.payload = payload;
+	}
+	const filename = readFilename(update.filename);
+	// The service replaces meta as a whole. Meta given here replaces it (the file name
+	// merged in; an explicit {} clears it); a blank Meta counts as not given, so an empty
+	// expression never wipes it. A file name alone is merged into the current meta.
+	const givenMeta = 'meta' in update ? parseJsonObject(update.meta, 'meta') : undefined;
+	if (givenMeta) {
+		fields.meta = filename ? { ...givenMeta, _filename: filename } : { ...givenMeta };
+	} else if (filename) {
+		changes.filenameOnly = filename;
+	}
+	if ('status' in update) fields.status = parseWriteStatus(update.status);
+	if (Object.keys(fields).length === 0 && changes.filenameOnly === undefined) {
+		throw new InputError(
+			'There is nothing to update',
+			'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template)',
+		);
+	}
+	return changes;
+}
+
+/** The document's current meta (without the PDF password) with the file name merged in. */
+async function currentMetaWith(
+	ctx: IExecuteFunctions,
+	id: string,
+	filename: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const meta = { ...metaObject(await getDocumentCard(ctx, id, { itemIndex })) };
+	delete meta._password;
+	return { ...meta, _filename: filename };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -115,50 +171,15 @@ export async function execute(
 	return await runGenerations(this, items, (i) => {
 		const id = readDocumentId(this, i);
 		const update = this.getNodeParameter('updateFields', i, {}) as IDataObject;
-		const fields: IDataObject = {};
-		if (update.templateId !== undefined && update.templateId !== '') {
-			const locator = update.templateId as IDataObject | string;
-			const value = typeof locator === 'object' && locator !== null ? locator.value : locator;
-			if (value !== '' && value !== undefined)
-				fields.document_template_id = parseId(value, 'template');
-		}
-		if ('payload' in update) {
-			const payload = parseJsonObject(update.payload, 'payload');
-			if (payload) fields.payload = payload;
-		}
-		const filename = readFilename(update.filename);
-		// The service replaces meta as a whole. Meta given here replaces it (the file name
-		// merged in; an explicit {} clears it); a blank Meta counts as not given, so an empty
-		// expression never wipes it. A file name alone is merged into the current meta.
-		let mergeFilenameIntoCurrentMeta = false;
-		const givenMeta = 'meta' in update ? parseJsonObject(update.meta, 'meta') : undefined;
-		if (givenMeta) {
-			fields.meta = filename ? { ...givenMeta, _filename: filename } : { ...givenMeta };
-		} else if (filename) {
-			mergeFilenameIntoCurrentMeta = true;
-		}
-		if ('status' in update) fields.status = parseWriteStatus(update.status);
-		if (Object.keys(fields).length === 0 && !mergeFilenameIntoCurrentMeta) {
-			throw new InputError(
-				'There is nothing to update',
-				'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template)',
-			);
-		}
-		const generates = fields.status === 'pending';
+		const { fields, filenameOnly } = readChanges(update);
 		const generation = readGenerationOptions(this, i);
 		return {
 			send: async () => {
-				if (mergeFilenameIntoCurrentMeta) {
-					const current = normalizeDocument(await getDocumentCard(this, id, { itemIndex: i }));
-					const meta =
-						current.meta && typeof current.meta === 'object' && !Array.isArray(current.meta)
-							? current.meta
-							: {};
-					fields.meta = { ...(meta as IDataObject), _filename: filename };
-				}
+				if (filenameOnly !== undefined)
+					fields.meta = await currentMetaWith(this, id, filenameOnly, i);
 				return await updateDocument(this, id, fields, { itemIndex: i });
 			},
-			generates,
+			generates: fields.status === 'pending',
 			templateId: fields.document_template_id as string | undefined,
 			...generation,
 		};

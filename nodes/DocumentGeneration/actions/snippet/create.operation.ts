@@ -6,7 +6,12 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { createSnippet } from '../../../shared/transport';
 import { readWorkspaceId } from '../ids';
-import { checkSnippetCode, checkSnippetName, snippetCode, snippetName } from './fields';
+import {
+	checkSnippetCode,
+	checkSnippetName,
+	snippetCode,
+	snippetName,
+} from '../../descriptions/snippet';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace to create the snippet in' },

@@ -1,7 +1,7 @@
 /** A template folder's one field: its name (`identifier`). */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/helpers/parse';
+import { InputError } from '../../shared/helpers/parse';
 
 export const folderName = (description: string): INodeProperties => ({
 	displayName: 'Name',

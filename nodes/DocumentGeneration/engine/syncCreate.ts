@@ -6,20 +6,21 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { sameJson } from '../../../shared/helpers/document';
-import { asNodeError } from '../../../shared/helpers/items';
-import { parseJsonLoose } from '../../../shared/helpers/json';
-import { timeOf } from '../../../shared/helpers/dates';
+import { sameJson } from '../../shared/helpers/document';
+import { asNodeError } from '../../shared/helpers/items';
+import { timeOf } from '../../shared/helpers/dates';
 import {
 	createDocumentSync,
 	isOutcomeUnknown,
 	listDocumentCards,
 	pause,
-} from '../../../shared/transport';
+} from '../../shared/transport';
+import { metaObject } from './meta';
+import { CLOCK_SKEW_MS } from './pollTiming';
 
 /**
  * Up to this many items a create that waits goes through `documents/sync`. Measured on the
- * sandbox (README, Benchmarks; generation 1.5 s): one item takes 1.53 s in 2 requests (was
+ * sandbox (docs/benchmarks.md; generation 1.5 s): one item takes 1.53 s in 2 requests (was
  * 2.08 s in 3). Up to the node's concurrency (8) sync would also win (2–8 items: 1.54–1.58 s,
  * 2 requests each, against 2.08 s and 2.5–3), and past it it loses (waves of 1.5 s; 40 items
  * take 2.43 s in 2.10 requests each with create-then-wait). It stays at one item: the sync
@@ -30,9 +31,6 @@ export const SYNC_MAX_ITEMS = 1;
 
 /** How long a sync create may hold the request (the service holds it for up to ~30 s). */
 export const SYNC_TIMEOUT_MS = 45_000;
-
-/** Clock difference between this host and the service that the search tolerates. */
-const SKEW_MS = 120_000;
 
 /**
  * The document a create with these fields made, sent at `sentAt` (host time): the one recent
@@ -45,20 +43,20 @@ async function findCreated(
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
 	const templateId = String(fields.document_template_id);
-	const meta = fields.meta ?? null;
+	const meta = (fields.meta as IDataObject | undefined) ?? {};
 	for (let attempt = 0; attempt < 2; attempt++) {
 		if (attempt) await pause(1000);
 		const page = await listDocumentCards(
 			ctx,
-			{ templateIds: [templateId], updatedSince: Math.floor((sentAt - SKEW_MS) / 1000) },
+			{ templateIds: [templateId], updatedSince: Math.floor((sentAt - CLOCK_SKEW_MS) / 1000) },
 			1,
 			{ itemIndex },
 		);
 		const candidates = page.cards.filter((card) => {
 			const created = timeOf(card.created_at);
-			if (created !== undefined && created < sentAt - SKEW_MS) return false;
+			if (created !== undefined && created < sentAt - CLOCK_SKEW_MS) return false;
 			if (String(card.document_template_id).toLowerCase() !== templateId) return false;
-			return sameJson(parseJsonLoose(card.meta ?? null) ?? null, meta);
+			return sameJson(metaObject(card), meta);
 		});
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1) return undefined;

@@ -1,13 +1,40 @@
 /**
- * Create's options for running a batch again (Unique Key, Reuse Window, When the Key's Data
- * Changed) beside the wait options, and what the look-up needs of one item (`readReuse`).
+ * The Options collections of create and update: waiting (Wait Timeout, Max Wait for Rate
+ * Limit), and create's options for running a batch again (Unique Key, Reuse Window, When the
+ * Key's Data Changed) before them.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import { parsePositiveInteger } from '../../../shared/helpers/parse';
-import { waitOptions } from './generate';
-import type { OnKeyConflict, ReuseRequest } from './reuse';
-import { DEFAULT_REUSE_HOURS, DIGEST_FIELD, KEY_FIELD, digestOf, parseUniqueKey } from './reuse';
+import { DEFAULT_REUSE_HOURS } from '../engine';
+
+/** The Options collection of create and update (how long to wait). */
+export const waitOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Max Wait for Rate Limit (Seconds)',
+			name: 'maxRateLimitWait',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 120,
+			description:
+				"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
+		},
+		{
+			displayName: 'Wait Timeout (Seconds)',
+			name: 'waitTimeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 300,
+			description:
+				"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
+		},
+	],
+};
 
 /** Create's options: running again safely (a Unique Key), then waiting. */
 export const createOptions: INodeProperties = {
@@ -55,34 +82,3 @@ export const createOptions: INodeProperties = {
 		...(waitOptions.options as INodeProperties[]),
 	],
 };
-
-/**
- * What the look-up needs of one create; with a Unique Key, the write's meta is marked with
- * the key and the data's digest.
- */
-export function readReuse(
-	ctx: IExecuteFunctions,
-	i: number,
-	fields: IDataObject,
-	generates: boolean,
-): ReuseRequest {
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const digest = digestOf(fields);
-	const templateId = String(fields.document_template_id);
-	const onConflict: OnKeyConflict = options.keyConflict === 'regenerate' ? 'regenerate' : 'fail';
-	const windowHours = parsePositiveInteger(
-		options.reuseWindow ?? DEFAULT_REUSE_HOURS,
-		'reuse window',
-		'Set Options → Reuse Window to a number of hours, e.g. 24',
-	);
-	const reuse: ReuseRequest = { templateId, digest, windowHours, onConflict, fields, generates };
-	if ('uniqueKey' in options) {
-		reuse.key = parseUniqueKey(options.uniqueKey);
-		fields.meta = {
-			...((fields.meta as IDataObject | undefined) ?? {}),
-			[KEY_FIELD]: reuse.key,
-			[DIGEST_FIELD]: digest,
-		};
-	}
-	return reuse;
-}

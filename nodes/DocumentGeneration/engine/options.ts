@@ -1,45 +1,16 @@
 /**
- * What create and update ask of the generation pipeline (`pipeline.ts`): the options that say
- * whether and how long to wait and what to download, and one request per item.
+ * What create and update ask of the engine: the options that say whether and how long to wait
+ * and what to download, and one request per item.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	DEFAULT_MAX_FILE_MB,
 	parseBinaryPropertyName,
 	parseMaxFileSize,
 	parsePositiveInteger,
-} from '../../../shared/helpers/parse';
-import type { ReuseRequest } from './reuse';
-
-/** The Options collection of create and update (how long to wait). */
-export const waitOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Max Wait for Rate Limit (Seconds)',
-			name: 'maxRateLimitWait',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 120,
-			description:
-				"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
-		},
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 300,
-			description:
-				"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
-		},
-	],
-};
+} from '../../shared/helpers/parse';
+import type { ReuseRequest } from './plan';
 
 export interface GenerationOptions {
 	wait: boolean;

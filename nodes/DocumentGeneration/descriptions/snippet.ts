@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputError } from '../../../shared/helpers/parse';
+import { InputError } from '../../shared/helpers/parse';
 
 const NAME_HINT = "e.g. company-footer: templates include it with {% include 'company-footer' %}";
 

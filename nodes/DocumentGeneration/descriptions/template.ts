@@ -5,9 +5,80 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { InputError, parseId, parseJsonObject, preview } from '../../../shared/helpers/parse';
+import { InputError, parseId, parseJsonObject, preview } from '../../shared/helpers/parse';
 
 export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
+
+/** The fields of the Template Fields collection, in the order the editor lists them. */
+const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Body (HTML)',
+		name: 'body',
+		type: 'string',
+		typeOptions: { rows: 8 },
+		default: '',
+		placeholder: 'e.g. <h1>Invoice {{ number }}</h1>',
+		description: 'The HTML of the template, with Liquid variables such as {{ customer.name }}',
+	},
+	{
+		displayName: 'Folder Name or ID',
+		name: 'folderId',
+		type: 'options',
+		typeOptions: {
+			loadOptionsMethod: 'getTemplateFolders',
+			loadOptionsDependsOn: ['workspaceId.value'],
+		},
+		default: '',
+		description:
+			'The template folder to keep the template in (its ID is a UUID), or No Folder to take it out of its folder. or No Folder to take it out of its folder. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Name',
+		name: 'identifier',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. invoice',
+		description: 'The name of the template, as the dashboard and the lists show it',
+	},
+	{
+		displayName: 'Output Type',
+		name: 'outputType',
+		type: 'options',
+		options: [
+			{ name: 'PDF', value: 'pdf' },
+			{ name: 'PNG Image', value: 'png' },
+			{ name: 'JPG Image', value: 'jpg' },
+			{ name: 'WebP Image', value: 'webp' },
+		],
+		default: 'pdf',
+		description: 'What documents of this template are: a PDF, or an image',
+	},
+	{
+		displayName: 'PDF Engine Name or ID',
+		name: 'pdfEngineId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getPdfEngines' },
+		default: '',
+		description:
+			'The engine the draft renders with (a deprecated one shows its date: move templates off it before then). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Sample Data (JSON)',
+		name: 'sampleData',
+		type: 'json',
+		default: '{}',
+		description: 'Example data for the preview in the dashboard, as one JSON object',
+	},
+	{
+		displayName: 'Styles (SCSS)',
+		name: 'styles',
+		type: 'string',
+		typeOptions: { rows: 6 },
+		default: '',
+		placeholder: 'e.g. h1 { color: #333; }',
+		description: 'The styles of the template, in SCSS or CSS',
+	},
+];
 
 export const templateFields = (displayName: string): INodeProperties => ({
 	displayName,
@@ -15,75 +86,7 @@ export const templateFields = (displayName: string): INodeProperties => ({
 	type: 'collection',
 	placeholder: 'Add Field',
 	default: {},
-	options: [
-		{
-			displayName: 'Body (HTML)',
-			name: 'body',
-			type: 'string',
-			typeOptions: { rows: 8 },
-			default: '',
-			placeholder: 'e.g. <h1>Invoice {{ number }}</h1>',
-			description: 'The HTML of the template, with Liquid variables such as {{ customer.name }}',
-		},
-		{
-			displayName: 'Folder Name or ID',
-			name: 'folderId',
-			type: 'options',
-			typeOptions: {
-				loadOptionsMethod: 'getTemplateFolders',
-				loadOptionsDependsOn: ['workspaceId.value'],
-			},
-			default: '',
-			description:
-				'The template folder to keep the template in (its ID is a UUID), or No Folder to take it out of its folder. or No Folder to take it out of its folder. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			displayName: 'Name',
-			name: 'identifier',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. invoice',
-			description: 'The name of the template, as the dashboard and the lists show it',
-		},
-		{
-			displayName: 'Output Type',
-			name: 'outputType',
-			type: 'options',
-			options: [
-				{ name: 'PDF', value: 'pdf' },
-				{ name: 'PNG Image', value: 'png' },
-				{ name: 'JPG Image', value: 'jpg' },
-				{ name: 'WebP Image', value: 'webp' },
-			],
-			default: 'pdf',
-			description: 'What documents of this template are: a PDF, or an image',
-		},
-		{
-			displayName: 'PDF Engine Name or ID',
-			name: 'pdfEngineId',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getPdfEngines' },
-			default: '',
-			description:
-				'The engine the draft renders with (a deprecated one shows its date: move templates off it before then). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-		{
-			displayName: 'Sample Data (JSON)',
-			name: 'sampleData',
-			type: 'json',
-			default: '{}',
-			description: 'Example data for the preview in the dashboard, as one JSON object',
-		},
-		{
-			displayName: 'Styles (SCSS)',
-			name: 'styles',
-			type: 'string',
-			typeOptions: { rows: 6 },
-			default: '',
-			placeholder: 'e.g. h1 { color: #333; }',
-			description: 'The styles of the template, in SCSS or CSS',
-		},
-	],
+	options: TEMPLATE_FIELD_OPTIONS.map((option) => ({ ...option })),
 });
 
 /**

@@ -1,8 +1,8 @@
 /** Get Many's filters beyond the contract's: several statuses, and part of a file name. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { InputError, preview } from '../../../shared/helpers/parse';
-import type { ListFilters } from '../../../shared/types';
+import { InputError, preview } from '../../shared/helpers/parse';
+import type { ListFilters } from '../../shared/types';
 
 /** Every status a document passes through, as the list filters them (`q[status]`). */
 export const DOCUMENT_STATUSES = [

@@ -1,5 +1,14 @@
-/** Pure pieces of waiting for generation: the polling schedule, the list window, stale views. */
-import { timeOf } from '../../../shared/helpers/dates';
+/**
+ * Pure pieces of the engine's timing: the polling schedule, the list window, stale views, and
+ * how far the host's clock may be from the service's.
+ */
+import { timeOf } from '../../shared/helpers/dates';
+
+/**
+ * How far the host's clock may be from the service's, wherever the service's is not known
+ * (looking for a document a create may have made, or for cards changed during a pass).
+ */
+export const CLOCK_SKEW_MS = 120_000;
 
 /** Most templates named in one list request: more would make the URL long. */
 const MAX_TEMPLATE_FILTER = 20;

@@ -1,0 +1,11 @@
+/**
+ * The generation engine of the action node: what Create and Update call to write documents,
+ * wait for them and download their files, item by item in one run (`runGenerations`), and
+ * what they build its requests with. Nothing outside the engine imports its other files.
+ */
+export { runGenerations } from './run';
+export type { GenerationOptions, GenerationRequest } from './options';
+export { NO_WAIT, readGenerationOptions } from './options';
+export { createSync } from './syncCreate';
+export { metaObject } from './meta';
+export { DEFAULT_REUSE_HOURS, readReuse } from './uniqueKey';

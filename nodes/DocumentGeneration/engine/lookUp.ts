@@ -1,0 +1,184 @@
+/**
+ * Running a batch again makes no second document: the look-up stage of the engine.
+ *
+ * Two ways to know that an item's document exists already:
+ * - **a retry** (Retry On Fail): what earlier tries of the same run made is remembered in the
+ *   process (`retryMemory.ts`), and is reused when the item's data is the same;
+ * - **a Unique Key** (Create → Options, `uniqueKey.ts`): before creating, one pass over the
+ *   list of the batch's templates' documents updated within the Reuse Window finds the
+ *   documents that carry one of the batch's keys (the list cannot filter on meta, but every
+ *   card carries it).
+ *
+ * What is found decides each item's plan (`plan.ts`).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { timeOf } from '../../shared/helpers/dates';
+import { scanDocumentCards } from '../../shared/transport';
+import { fetchEachCard, listBudget, listForIds } from './listOrFetch';
+import type { Found, ReuseRequest } from './plan';
+import { CLOCK_SKEW_MS, templateFilter, updatedSinceFor } from './pollTiming';
+import type { RunMemory } from './retryMemory';
+import { keyOf, markedDigest, markedKey } from './uniqueKey';
+
+interface Seen {
+	card: IDataObject;
+	fetchedAt: number;
+}
+
+/** What the look-up looks for, and what it has seen of it. */
+class Search {
+	/** Remembered documents (a retry): id → item. */
+	readonly remembered = new Map<string, number>();
+	/** Items by their key (`keyOf`). */
+	readonly keyed = new Map<string, Array<[number, ReuseRequest]>>();
+	readonly seenById = new Map<string, Seen>();
+	readonly seenByKey = new Map<string, Seen[]>();
+
+	constructor(
+		readonly requests: Array<[number, ReuseRequest]>,
+		readonly memory: RunMemory | undefined,
+	) {
+		for (const [i, request] of requests) {
+			const made = memory?.get(i);
+			if (made && made.templateId === request.templateId) this.remembered.set(made.id, i);
+			else if (request.key !== undefined) {
+				const key = keyOf(request.templateId, request.key);
+				this.keyed.set(key, [...(this.keyed.get(key) ?? []), [i, request]]);
+			}
+		}
+	}
+
+	/** Takes in a card of the list; true once nothing more is wanted of the list. */
+	readonly visit = (card: IDataObject, fetchedAt: number): boolean => {
+		const id = String(card.id);
+		if (this.remembered.has(id)) this.seenById.set(id, { card, fetchedAt });
+		const key = markedKey(card);
+		if (key !== undefined && this.keyed.has(key))
+			this.seenByKey.set(key, [...(this.seenByKey.get(key) ?? []), { card, fetchedAt }]);
+		return this.keyed.size === 0 && this.seenById.size === this.remembered.size;
+	};
+
+	/** `updated_at` of the remembered documents' writes (service clock). */
+	rememberedAt(): unknown[] {
+		return [...this.remembered.values()].map((i) => this.memory!.get(i)!.updatedAt);
+	}
+
+	/** Whether a key of the batch has no document seen yet. */
+	keyMissing(): boolean {
+		return [...this.keyed.keys()].some((key) => !this.seenByKey.has(key));
+	}
+}
+
+interface ListScope {
+	templateIds: string[];
+	itemIndex: number;
+}
+
+/** One whole pass over the Reuse Window: every key's documents, the remembered ones too. */
+async function passOverWindow(
+	ctx: IExecuteFunctions,
+	search: Search,
+	scope: ListScope,
+): Promise<void> {
+	const hours = Math.max(...search.requests.map(([, r]) => r.windowHours));
+	const startedAt = Date.now();
+	const windowStart = new Date(startedAt - hours * 3600_000).toISOString();
+	const since = updatedSinceFor([...search.rememberedAt(), windowStart], startedAt);
+	const call = { itemIndex: scope.itemIndex, reader: 'lookUp' as const };
+	const filters = { templateIds: scope.templateIds };
+	const pass = await scanDocumentCards(
+		ctx,
+		{ ...filters, updatedSince: since },
+		search.visit,
+		call,
+	);
+	// A card updated while the pass read the list may have moved past it (a list ordered by
+	// update time): when a key is still missing, one more look at those cards alone.
+	if (search.keyMissing()) {
+		const passStart = pass.serverTime ?? startedAt - CLOCK_SKEW_MS;
+		const changed = updatedSinceFor([new Date(passStart).toISOString()], startedAt);
+		await scanDocumentCards(ctx, { ...filters, updatedSince: changed }, search.visit, call);
+	}
+}
+
+/**
+ * A retry's documents: the list from the earliest write, within `listBudget`; those it did
+ * not show (lag, or it cost too much) fetched by id. One deleted since is made again.
+ */
+async function readRemembered(
+	ctx: IExecuteFunctions,
+	search: Search,
+	scope: ListScope,
+): Promise<void> {
+	const ids = new Set(search.remembered.keys());
+	if (search.keyed.size === 0 && listBudget(ids.size) > 0) {
+		await listForIds(ctx, ids, (card, fetchedAt) => search.visit(card, fetchedAt), {
+			...scope,
+			updatedSince: updatedSinceFor(search.rememberedAt(), Date.now()),
+			reader: 'lookUp',
+		});
+	}
+	const missing = [...ids].filter((id) => !search.seenById.has(id));
+	await fetchEachCard(ctx, missing, {
+		onCard: (card, fetchedAt) => search.seenById.set(String(card.id), { card, fetchedAt }),
+		onNotFound: () => {},
+		itemIndexOf: (id) => search.remembered.get(id),
+	});
+}
+
+/** Lower is better: the document to reuse when several carry one key. */
+function rank(card: IDataObject, digest: string): number {
+	const status = String(card.status);
+	const order = ['success', 'generating', 'pending', 'draft', 'failure'];
+	const byStatus = order.includes(status) ? order.indexOf(status) : 2;
+	return (markedDigest(card) === digest ? 0 : 10) + byStatus;
+}
+
+/** The best document of those carrying an item's key: its digest first, then by status, newest. */
+function bestOf(cards: Seen[], digest: string): Seen {
+	return [...cards].sort(
+		(a, b) =>
+			rank(a.card, digest) - rank(b.card, digest) ||
+			(timeOf(b.card.updated_at) ?? 0) - (timeOf(a.card.updated_at) ?? 0),
+	)[0];
+}
+
+/** What each item found: its remembered document, or the best one carrying its key. */
+function foundOf(search: Search): Map<number, Found> {
+	const found = new Map<number, Found>();
+	for (const [id, i] of search.remembered) {
+		const seen = search.seenById.get(id);
+		if (seen) found.set(i, { ...seen, via: 'retry', digest: search.memory!.get(i)!.digest });
+	}
+	for (const [key, items] of search.keyed) {
+		const cards = search.seenByKey.get(key);
+		if (!cards) continue;
+		for (const [i, request] of items) {
+			const best = bestOf(cards, request.digest);
+			found.set(i, { ...best, via: 'key', digest: markedDigest(best.card) });
+		}
+	}
+	return found;
+}
+
+/**
+ * Finds the documents that exist for the given items: those earlier tries of this run made
+ * (`memory`), and those marked with the items' keys. No request when there is nothing to
+ * look for; one pass over the list otherwise (a partial one for a retry without keys).
+ */
+export async function lookUp(
+	ctx: IExecuteFunctions,
+	requests: Array<[number, ReuseRequest]>,
+	memory: RunMemory | undefined,
+): Promise<Map<number, Found>> {
+	const search = new Search(requests, memory);
+	if (!search.remembered.size && !search.keyed.size) return new Map();
+	const scope = {
+		templateIds: templateFilter(requests.map(([, r]) => r.templateId)),
+		itemIndex: requests[0][0],
+	};
+	if (search.keyed.size) await passOverWindow(ctx, search, scope);
+	await readRemembered(ctx, search, scope);
+	return foundOf(search);
+}

@@ -1,0 +1,54 @@
+/**
+ * What to do with an item, given what exists for it (pure): create, adopt (output it, waiting
+ * while it generates), regenerate (update to pending), or a conflict (same key, other data).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export type OnKeyConflict = 'fail' | 'regenerate';
+
+/** What the look-up needs of one create. */
+export interface ReuseRequest {
+	templateId: string;
+	/** `digestOf` the item's write. */
+	digest: string;
+	/** The item's Unique Key, when the option is set. */
+	key?: string;
+	windowHours: number;
+	onConflict: OnKeyConflict;
+	/** The item's whole write (template, payload, meta with the marks, status). */
+	fields: IDataObject;
+	/** Whether the item asks for a generation (status pending). */
+	generates: boolean;
+}
+
+/** A document that exists for an item, as the look-up saw it. */
+export interface Found {
+	card: IDataObject;
+	fetchedAt: number;
+	via: 'retry' | 'key';
+	/** The digest of the data it was made with (remembered, or its `n8n_digest`). */
+	digest?: string;
+}
+
+export type Plan =
+	| { kind: 'create' }
+	| { kind: 'adopt'; found: Found }
+	| { kind: 'regenerate'; found: Found; fields: IDataObject }
+	| { kind: 'conflict'; found: Found };
+
+/** What to do with an item, given what exists for it. */
+export function planFor(request: ReuseRequest, found?: Found): Plan {
+	if (!found) return { kind: 'create' };
+	if (found.digest !== request.digest) {
+		// A retry whose data changed (an expression with $now) is not the same document:
+		// never overwrite what an earlier try made; a key names one record's document.
+		if (found.via === 'retry') return { kind: 'create' };
+		if (request.onConflict === 'regenerate')
+			return { kind: 'regenerate', found, fields: request.fields };
+		return { kind: 'conflict', found };
+	}
+	const status = found.card.status;
+	if (request.generates && (status === 'failure' || status === 'draft'))
+		return { kind: 'regenerate', found, fields: { status: 'pending' } };
+	return { kind: 'adopt', found };
+}

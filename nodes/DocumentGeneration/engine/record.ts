@@ -1,0 +1,135 @@
+/**
+ * One record per input item, carried through the engine's stages, and the run that holds
+ * them: each item's request, plan, write, finished card, file and error, and the document it
+ * made. `Run.made` is the one place that writes what a run made, so an error that stops the
+ * run names every document it leaves behind.
+ */
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { DocumentRef, ItemError } from '../../shared/helpers/items';
+import { asNodeError, describeMade } from '../../shared/helpers/items';
+import type { GenerationRequest } from './options';
+import type { Plan } from './plan';
+
+/** Documents named one by one in the error that stops a run; the rest are counted. */
+const NAMED_IN_ERROR = 10;
+
+/** Where an item's document came from, as its output item says (`origin`). */
+export type Origin = 'created' | 'reused' | 'regenerated';
+
+/** An item's document once the write stage is over. */
+export interface Sent {
+	document: IDataObject;
+	origin: Origin;
+	/** When its write was answered (or it was adopted), and the limit's holds by then. */
+	at: number;
+	held: number;
+	/** The host time the card was fetched, for a document adopted as it was. */
+	fetchedAt?: number;
+}
+
+/** What the engine knows of one input item. */
+export interface ItemRecord {
+	/** The item's index (item 1 is index 0). */
+	index: number;
+	/** Its request, read and checked; absent for a follower or an item that failed the check. */
+	request?: GenerationRequest;
+	/** The earlier item whose Unique Key it repeats: it outputs that item's document. */
+	follows?: number;
+	/** What the look-up decided (create when absent). */
+	plan?: Plan;
+	/** Its document once written or adopted. */
+	sent?: Sent;
+	/** Its document's finished card, when it was waited for. */
+	finished?: IDataObject;
+	/** Its file, when it was downloaded. */
+	binary?: IBinaryKeyData;
+	/** Its error, once it failed. */
+	error?: ItemError;
+	/** The document it wrote to (or reused), with the last status seen. */
+	made?: DocumentRef;
+}
+
+/** Run-wide facts the hints tell about. */
+export interface RunFacts {
+	/** How long each success was seen pending in the service's queue (ms). */
+	queueTimes: number[];
+	/** The refusal that found the quota spent, when one did. */
+	quota?: ItemError;
+	/** Items not sent because of it. */
+	notSent: number;
+	/** Documents that failed with "Quota exceeded". */
+	quotaFailures: number;
+}
+
+/**
+ * The records of one run of create or update. Without Continue On Fail the first failure
+ * stops the run: `stop` aborts, nothing new is started, and `throwFirst` ends the node with
+ * the first item's error.
+ */
+export class Run {
+	readonly records: ItemRecord[];
+	readonly stop = new AbortController();
+	readonly continueOnFail: boolean;
+	readonly facts: RunFacts = { queueTimes: [], notSent: 0, quotaFailures: 0 };
+	/** The records that made a document, in the order they first did. */
+	private readonly makers: ItemRecord[] = [];
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		count: number,
+	) {
+		this.continueOnFail = ctx.continueOnFail();
+		this.records = Array.from({ length: count }, (_, index) => ({ index }));
+	}
+
+	/** The records with a request of their own (not followers, not failed the check). */
+	get requested(): Array<ItemRecord & { request: GenerationRequest }> {
+		return this.records.filter(
+			(record): record is ItemRecord & { request: GenerationRequest } => !!record.request,
+		);
+	}
+
+	fail(itemIndex: number, error: unknown): void {
+		const record = this.records[itemIndex];
+		record.error ??= asNodeError(this.ctx, error, itemIndex);
+		if (!this.continueOnFail) this.stop.abort();
+	}
+
+	/** What an item made: the document it wrote to (or reused) and its last status. */
+	made(itemIndex: number, id: unknown, status: unknown): void {
+		const record = this.records[itemIndex];
+		if (!record.made) this.makers.push(record);
+		record.made = { id: String(id), status: String(status) };
+	}
+
+	throwFirst(): void {
+		if (this.continueOnFail) return;
+		const first = this.records.find((record) => record.error);
+		if (first) throw nameDocuments(first, this.makers);
+	}
+}
+
+/**
+ * The error that stops a run (without Continue On Fail), naming its item's document and the
+ * other documents the run had made: they keep generating, and a run started again would make
+ * them a second time.
+ */
+export function nameDocuments(failed: ItemRecord, makers: ItemRecord[]): ItemError {
+	const error = failed.error!;
+	const others = makers
+		.filter((record) => record.index !== failed.index)
+		.map((record) => record.made!.id);
+	const parts = [error.description ?? ''];
+	if (failed.made) parts.push(describeMade(failed.made));
+	if (others.length) {
+		const shown = others.slice(0, NAMED_IN_ERROR).join(', ');
+		const more =
+			others.length > NAMED_IN_ERROR ? ` and ${others.length - NAMED_IN_ERROR} more` : '';
+		parts.push(
+			`This run had also made ${others.length} other document${others.length === 1 ? '' : 's'} (${shown}${more}); they are kept and keep generating. Retry On Fail reuses them, and so does running the batch again with a Unique Key (Create → Options); otherwise Get Many (Updated Since the start of this run) lists them: run again only the items without one.`,
+		);
+	}
+	error.description = parts.filter(Boolean).join(' ');
+	return error;
+}

@@ -1,0 +1,114 @@
+/**
+ * The engine's one run for many items (create and update), in stages over one record per
+ * item (`record.ts`):
+ * 1. check every item (nothing is sent when one is malformed);
+ * 2. look up the documents that exist for them already (what an earlier try of this run made,
+ *    the documents of their Unique Keys) and plan each item: create, adopt, regenerate;
+ * 3. send the writes a few at a time (a single waited-for create in one round trip);
+ * 4. wait for every generation together, fetching each file as soon as its document is ready;
+ * 5. output one item per input item in input order, paired with it.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { asNodeError } from '../../shared/helpers/items';
+import { limitRequestsTo } from '../../shared/transport';
+import { conflictError, sameKeyInBatch } from './generationErrors';
+import { reportBatch, reportReuse } from './hints';
+import { lookUp } from './lookUp';
+import type { GenerationRequest } from './options';
+import { NO_WAIT } from './options';
+import type { ReuseRequest } from './plan';
+import { planFor } from './plan';
+import { Run } from './record';
+import type { RunMemory } from './retryMemory';
+import { memoryOf } from './retryMemory';
+import { output } from './output';
+import { waitAndDownload } from './waitStage';
+import { writeAll } from './writes';
+
+/** Stage 1: every item's request, read and checked; items that repeat a key follow the first. */
+function check(run: Run, prepare: (itemIndex: number) => GenerationRequest): void {
+	const leaders = new Map<string, number>();
+	for (const record of run.records) {
+		try {
+			const request = prepare(record.index);
+			const reuse = request.reuse;
+			if (reuse?.key !== undefined) {
+				const key = JSON.stringify([reuse.templateId, reuse.key]);
+				const leader = leaders.get(key);
+				if (leader !== undefined) {
+					if (run.records[leader].request!.reuse!.digest !== reuse.digest)
+						throw sameKeyInBatch(reuse.key, leader);
+					record.follows = leader;
+					continue;
+				}
+				leaders.set(key, record.index);
+			}
+			record.request = request;
+		} catch (error) {
+			run.fail(record.index, error);
+		}
+	}
+}
+
+/** Stage 2: what exists for each item already, and so what to do with it. */
+async function plan(ctx: IExecuteFunctions, run: Run, memory?: RunMemory): Promise<void> {
+	const reusable = run.requested.flatMap(
+		({ index, request }): Array<[number, ReuseRequest]> =>
+			request.reuse ? [[index, request.reuse]] : [],
+	);
+	try {
+		const found = await lookUp(ctx, reusable, memory);
+		for (const [i, reuse] of reusable) {
+			const itemPlan = planFor(reuse, found.get(i));
+			if (itemPlan.kind === 'conflict') {
+				run.made(i, itemPlan.found.card.id, itemPlan.found.card.status);
+				run.fail(i, conflictError(ctx, reuse, itemPlan.found, i));
+			} else run.records[i].plan = itemPlan;
+		}
+	} catch (error) {
+		// Without knowing what exists, creating could make a second document: nothing is sent.
+		for (const [i] of reusable) run.fail(i, asNodeError(ctx, error, i));
+	}
+}
+
+/** The hints on the node's output panel: the queue, the quota, what was reused. */
+function report(ctx: IExecuteFunctions, run: Run, first?: GenerationRequest): void {
+	const requested = run.requested;
+	reportBatch(ctx, {
+		items: requested.length,
+		timeoutSeconds: first?.timeoutSeconds ?? NO_WAIT.timeoutSeconds,
+		...run.facts,
+	});
+	if (first?.reuse === undefined) return;
+	const origins = requested.flatMap(({ sent }) => (sent ? [sent.origin] : []));
+	const followers = run.records.filter((record) => record.follows !== undefined).length;
+	reportReuse(ctx, origins, followers);
+}
+
+/** Creates or updates one document per item, waits for them and downloads their files. */
+export async function runGenerations(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	prepare: (itemIndex: number) => GenerationRequest,
+): Promise<INodeExecutionData[]> {
+	const run = new Run(ctx, items.length);
+	check(run, prepare);
+	run.throwFirst();
+	const first = run.requested[0]?.request;
+	limitRequestsTo(ctx, {
+		maxWaitMs: (first?.maxLimitWaitSeconds ?? NO_WAIT.maxLimitWaitSeconds) * 1000,
+		option: 'Options → Max Wait for Rate Limit',
+	});
+	const reusing = first?.reuse !== undefined;
+	const memory = reusing ? memoryOf(ctx) : undefined;
+
+	await plan(ctx, run, memory);
+	run.throwFirst();
+	await writeAll(ctx, run, memory);
+	run.throwFirst();
+	await waitAndDownload(ctx, run);
+	report(ctx, run, first);
+	run.throwFirst();
+	return output(ctx, run, reusing);
+}
