@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CallOptions, TransportContext } from '../types';
-import type { Query } from './exchange';
+import type { Query } from './calls';
 import { restResource } from './records';
 import { apiRequest } from './request';
 import { templateCardListEnvelope, templateEnvelope, workspaceCardListEnvelope } from './schemas';

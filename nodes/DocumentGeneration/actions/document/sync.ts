@@ -10,12 +10,8 @@ import { sameJson } from '../../../shared/helpers/document';
 import { asNodeError } from '../../../shared/helpers/items';
 import { parseJsonLoose } from '../../../shared/helpers/json';
 import { timeOf } from '../../../shared/helpers/dates';
-import {
-	createDocumentSync,
-	isOutcomeUnknown,
-	listDocumentCards,
-	pause,
-} from '../../../shared/transport';
+import { pause } from '../../../shared/helpers/wait';
+import { createDocumentSync, isOutcomeUnknown, listDocumentCards } from '../../../shared/transport';
 
 /**
  * Up to this many items a create that waits goes through `documents/sync`. Measured on the

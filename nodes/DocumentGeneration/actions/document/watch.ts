@@ -24,9 +24,9 @@ import {
 	heldByLimit,
 	isNotFound,
 	limitReport,
-	pause,
 	scanDocumentCards,
 } from '../../../shared/transport';
+import { pause } from '../../../shared/helpers/wait';
 import { failureError, timeoutError } from './outcomes';
 import { isAfterWrite, pollDelay, templateFilter, updatedSinceFor } from './schedule';
 
