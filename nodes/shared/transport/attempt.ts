@@ -13,7 +13,7 @@ import { CREDENTIAL_TYPE } from './calls';
 import type { Gate } from './gate';
 import { LimitWaitTooLong } from './gate';
 import { networkFailure } from './network';
-import { parseLimitHeaders } from './pace';
+import { parseLimitHeaders } from './limitHeaders';
 import { RedirectRefused, sendWithinOrigin } from './redirects';
 import type { Outcome } from './retry';
 import { networkKind, parseRetryAfter } from './retry';
