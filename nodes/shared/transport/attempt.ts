@@ -8,8 +8,8 @@ import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 import { parseHttpDate } from '../helpers/dates';
 import type { TransportContext } from '../types';
 import { apiError, cancelledError, limitError } from './apiErrors';
-import type { Exchange } from './exchange';
-import { CREDENTIAL_TYPE } from './calls';
+import { CREDENTIAL_TYPE, type Exchange } from './calls';
+
 import type { Gate } from './gate';
 import { LimitWaitTooLong } from './gate';
 import { networkFailure } from './network';

@@ -3,18 +3,18 @@
  * helpers underneath, each waiting its turn at the execution's gate) repeated with backoff
  * that never repeats a write the service may have acted on, and cancellation.
  */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { pause } from '../helpers/wait';
 import type { TransportContext } from '../types';
 import { apiError, cancelledError } from './apiErrors';
 import type { Attempted } from './attempt';
 import { attemptOnce } from './attempt';
-import type { RawResponse } from './calls';
+import type { Exchange, RawResponse } from './calls';
 import { DEFAULT_TIMEOUT_MS } from './calls';
 import type { Gate } from './gate';
 import { gateFor } from './gate';
-import type { Attempts, Secrets } from './messages';
+import type { Attempts } from './messages';
 import { describeNetworkError, safeDetail } from './messages';
 import type { Outcome, RetryPolicy } from './retry';
 import {
@@ -27,20 +27,6 @@ import {
 	shouldRetry,
 } from './retry';
 import { cancelSignal, discardBody } from './wire';
-
-/** One exchange: the request, where it goes, and the words for its errors. */
-export interface Exchange {
-	/** n8n's request options; every attempt sends a fresh copy. */
-	http: IHttpRequestOptions;
-	/** `api`: with the credential, redirects followed within the API's origin; `fileHost`: without. */
-	to: 'api' | 'fileHost';
-	/** Words for error messages: "… while trying to <what>". */
-	what: string;
-	/** What no error may show. */
-	secret: Secrets;
-	itemIndex?: number;
-	retry?: Partial<RetryPolicy>;
-}
 
 export interface Exchanged {
 	response: RawResponse;
