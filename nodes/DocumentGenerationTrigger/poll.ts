@@ -111,60 +111,62 @@ const POLL_LIMIT = {
 		'this poll fired nothing and changed nothing, and the next poll tries again. If it keeps happening, other workflows use up the request limit of this account: spread them over time, poll less often, or move to a plan with a higher limit.',
 };
 
-export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const settings = readSettings(this);
-	limitRequestsTo(this, POLL_LIMIT);
-	if (this.getMode() === 'manual') return await manualRun(this, settings);
+/** What every event's walk of one poll shares. */
+interface PollScope {
+	ctx: IPollFunctions;
+	run: PollRun;
+	settings: Settings;
+}
 
-	const staticData = this.getWorkflowStaticData('node');
-	const before = readState(staticData);
-	const outcomes: EventOutcome[] = [];
-	const run = new PollRun();
-	for (const event of settings.events) {
-		const started = Date.now();
-		const prev = before[event] ?? cursorForNewEvent(before);
-		if (!prev) {
-			// First poll of the trigger: remember where the list is, fire no history.
-			const first = await probe(this, run, settings, event, started);
-			const known = factsSince(run, started);
-			const next = initialCursor(first.entries, {
-				durationMs: known.durationMs,
-				serviceStartMs: first.settled ? known.serviceStartMs : undefined,
-				coveredSince: first.coveredSince,
-			});
-			outcomes.push({ event, next, fresh: [] });
-			continue;
-		}
-		const { walk, settled, requests } = await walkList(
-			this,
-			run,
-			listFilters(settings, event, prev.since),
-			new Walk(prev),
-			started,
+/** First poll of the trigger for an event: remember where the list is, fire no history. */
+async function firstLook(scope: PollScope, event: TriggerEvent): Promise<EventOutcome> {
+	const { ctx, run, settings } = scope;
+	const started = Date.now();
+	const first = await probe(ctx, run, settings, event, started);
+	const known = factsSince(run, started);
+	const next = initialCursor(first.entries, {
+		durationMs: known.durationMs,
+		serviceStartMs: first.settled ? known.serviceStartMs : undefined,
+		coveredSince: first.coveredSince,
+	});
+	return { event, next, fresh: [] };
+}
+
+/** One event's list walked from its cursor: the documents that reached it since, and the next cursor. */
+async function walkEvent(
+	scope: PollScope,
+	event: TriggerEvent,
+	prev: EventCursor,
+): Promise<EventOutcome> {
+	const { ctx, run, settings } = scope;
+	const started = Date.now();
+	const { walk, settled, requests } = await walkList(
+		ctx,
+		run,
+		listFilters(settings, event, prev.since),
+		new Walk(prev),
+		started,
+	);
+	if (!settled) {
+		ctx.logger?.warn?.(
+			`Document Generation Trigger: the "${event}" list kept changing over ${walk.passes} walks; the next poll looks at the same window again`,
 		);
-		if (!settled) {
-			this.logger?.warn?.(
-				`Document Generation Trigger: the "${event}" list kept changing over ${walk.passes} walks; the next poll looks at the same window again`,
-			);
-		}
-		this.logger?.debug?.(
-			`Document Generation Trigger: "${event}" list walked in ${requests} request(s), ${walk.passes} walk(s)`,
-		);
-		const entries = [...walk.entries.values()].filter((entry) =>
-			matches(entry.card, event, settings.filter),
-		);
-		const { next, fresh } = advance(prev, entries, settled, factsSince(run, started));
-		outcomes.push({ event, next, fresh });
 	}
+	ctx.logger?.debug?.(
+		`Document Generation Trigger: "${event}" list walked in ${requests} request(s), ${walk.passes} walk(s)`,
+	);
+	const entries = [...walk.entries.values()].filter((entry) =>
+		matches(entry.card, event, settings.filter),
+	);
+	const { next, fresh } = advance(prev, entries, settled, factsSince(run, started));
+	return { event, next, fresh };
+}
 
-	// Files before the state is written: a download that fails fails the poll, and the next
-	// poll fires the same documents again.
-	const candidates = outcomes.flatMap((o) => o.fresh).sort(oldestFirst);
-	const candidateItems = candidates.map(toItem);
-	await attachFiles(this, run, settings, candidates, candidateItems);
-
-	// Commit, synchronously: against the live state, in case another poll of this trigger
-	// overlapped this one and already fired some of these.
+/**
+ * Writes the cursors, synchronously: against the live state, in case another poll of this
+ * trigger overlapped this one and already fired some of these. Returns the keys this poll fires.
+ */
+function commit(staticData: IDataObject, outcomes: EventOutcome[]): Set<string> {
 	const live = readState(staticData);
 	const state: TriggerState = {};
 	const fired = new Set<string>();
@@ -184,7 +186,30 @@ export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][]
 		staticData.version = serialized.version;
 		staticData.events = serialized.events;
 	}
+	return fired;
+}
 
+export async function poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(this);
+	limitRequestsTo(this, POLL_LIMIT);
+	if (this.getMode() === 'manual') return await manualRun(this, settings);
+
+	const staticData = this.getWorkflowStaticData('node');
+	const before = readState(staticData);
+	const outcomes: EventOutcome[] = [];
+	const scope: PollScope = { ctx: this, run: new PollRun(), settings };
+	for (const event of settings.events) {
+		const prev = before[event] ?? cursorForNewEvent(before);
+		outcomes.push(prev ? await walkEvent(scope, event, prev) : await firstLook(scope, event));
+	}
+
+	// Files before the state is written: a download that fails fails the poll, and the next
+	// poll fires the same documents again.
+	const candidates = outcomes.flatMap((o) => o.fresh).sort(oldestFirst);
+	const candidateItems = candidates.map(toItem);
+	await attachFiles(this, scope.run, settings, candidates, candidateItems);
+
+	const fired = commit(staticData, outcomes);
 	const items = candidateItems.filter((_, i) => fired.has(candidates[i].key));
 	return items.length ? [items] : null;
 }

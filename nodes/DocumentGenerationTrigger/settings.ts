@@ -2,13 +2,10 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { readChecked } from '../shared/helpers/items';
-import type { TriggerEvent } from '../shared/helpers/parse';
-import {
-	DEFAULT_MAX_FILE_MB,
-	parseFileOption,
-	parseListFilters,
-	parseTriggerEvents,
-} from '../shared/helpers/parse';
+import { parseListFilters } from '../shared/helpers/filters';
+import { DEFAULT_MAX_FILE_MB } from '../shared/helpers/parse';
+import type { TriggerEvent } from '../shared/helpers/triggerOptions';
+import { parseFileOption, parseTriggerEvents } from '../shared/helpers/triggerOptions';
 import type { ListFilters } from '../shared/types';
 
 export interface Settings {

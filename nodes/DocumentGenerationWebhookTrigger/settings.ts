@@ -1,17 +1,15 @@
 /** The webhook trigger's parameters, read and checked. */
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
-import type { TriggerEvent } from '../shared/helpers/parse';
+import { metaObject } from '../shared/helpers/document';
 import { readChecked } from '../shared/helpers/items';
+import { DEFAULT_MAX_FILE_MB, InputError, parseId, parseIdList } from '../shared/helpers/parse';
+import type { TriggerEvent } from '../shared/helpers/triggerOptions';
 import {
-	DEFAULT_MAX_FILE_MB,
-	InputError,
 	TRIGGER_EVENTS,
 	parseFileOption,
-	parseId,
-	parseIdList,
 	parseTriggerEvents,
-} from '../shared/helpers/parse';
+} from '../shared/helpers/triggerOptions';
 
 /** The Events value of the quota warning (the service's `quota.warning`). */
 export const QUOTA_WARNING = 'quotaWarning';
@@ -104,9 +102,8 @@ export function mismatch(document: IDataObject, settings: WebhookSettings): stri
 	if (settings.templateIds.length && !settings.templateIds.includes(template))
 		return 'it belongs to another template';
 	if (settings.channel !== undefined) {
-		const meta = document.meta as IDataObject | null | undefined;
-		const channel = meta && typeof meta === 'object' ? meta._webhook_channel : undefined;
-		if (channel !== settings.channel) return 'it was sent for another channel';
+		if (metaObject(document.meta)._webhook_channel !== settings.channel)
+			return 'it was sent for another channel';
 	}
 	return undefined;
 }

@@ -14,16 +14,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
 import { asNodeError } from './helpers/items';
-import {
-	brokenDownload,
-	discardBody,
-	downloadError,
-	fetchFile,
-	getDocumentCard,
-	headerValue,
-	networkFailure,
-	type RawResponse,
-} from './transport';
+import { getDocumentCard } from './transport';
+import type { RawResponse } from './transport/calls';
+import { brokenDownload, downloadError, fetchFile } from './transport/files';
+import { networkFailure } from './transport/network';
+import { discardBody, headerValue } from './transport/wire';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
 export const FRESH_LINK_MS = 60_000;

@@ -1,9 +1,9 @@
 /**
  * Every error shape of the service mapped to the item's message (nodes/shared/transport/
- * errors.ts): validation messages in the first shape's `detail` (as the official Ruby client
+ * messages.ts): validation messages in the first shape's `detail` (as the official Ruby client
  * reads them), the field hash (also one level deep), and `{"error": "..."}` with 400.
  */
-import { describeHttpError, serviceDetails } from '../../nodes/shared/transport/errors';
+import { describeHttpError, serviceDetails } from '../../nodes/shared/transport/messages';
 
 const WHAT = 'create a snippet';
 

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
-/** Unit tests of the error texts (nodes/shared/transport/errors.ts). */
+/** Unit tests of the error texts (nodes/shared/transport/messages.ts). */
 import { NodeApiError, type INode } from 'n8n-workflow';
 
 import {
@@ -9,7 +9,7 @@ import {
 	redact,
 	safeDetail,
 	serviceDetails,
-} from '../../nodes/shared/transport/errors';
+} from '../../nodes/shared/transport/messages';
 import { nodeFixture } from '../harness/fixtures';
 
 const WHAT = 'get document 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';

@@ -1,7 +1,8 @@
 /** Unit tests of the pure pace (nodes/shared/transport/pace.ts): a fixed clock, a fixed random. */
 import fc from 'fast-check';
 
-import { LIMIT_BACKOFF, Pace, parseLimitHeaders } from '../../nodes/shared/transport/pace';
+import { parseLimitHeaders } from '../../nodes/shared/transport/limitHeaders';
+import { LIMIT_BACKOFF, Pace } from '../../nodes/shared/transport/pace';
 
 const T = 1_000_000;
 

@@ -2,14 +2,14 @@
 import type { INode } from 'n8n-workflow';
 
 import { parseSearchFilters } from '../../nodes/DocumentGeneration/descriptions/documentFilters';
+import { filterQuery } from '../../nodes/shared/transport/documents';
 import {
 	MAX_LIST_PAGES,
 	REQUESTED_PAGE_SIZE,
-	buildQuery,
-	filterQuery,
 	nextPageAfter,
 	unendingListError,
-} from '../../nodes/shared/transport';
+} from '../../nodes/shared/transport/paging';
+import { buildQuery } from '../../nodes/shared/transport/request';
 import { nodeFixture } from '../harness/fixtures';
 
 const node: INode = nodeFixture();

@@ -6,18 +6,16 @@ import {
 	InputError,
 	isUuid,
 	parseBinaryPropertyName,
-	parseFileOption,
 	parseId,
 	parseIdList,
 	parseJsonObject,
-	parseListFilters,
 	parseLimit,
 	parsePositiveInteger,
-	parseTriggerEvents,
 	parseWriteStatus,
 	preview,
-	toUnixSeconds,
 } from '../../nodes/shared/helpers/parse';
+import { parseListFilters, toUnixSeconds } from '../../nodes/shared/helpers/filters';
+import { parseFileOption, parseTriggerEvents } from '../../nodes/shared/helpers/triggerOptions';
 import { jsonProblem, parseJsonLoose } from '../../nodes/shared/helpers/json';
 import {
 	payloadFromFields,

@@ -2,13 +2,13 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { DEFAULT_TIMEOUT_MS } from '../../nodes/shared/transport/calls';
+import { networkFailure } from '../../nodes/shared/transport/network';
 import {
-	DEFAULT_TIMEOUT_MS,
 	buildQuery,
-	networkFailure,
 	normalizeBaseUrl,
 	timeoutFromCredential,
-} from '../../nodes/shared/transport';
+} from '../../nodes/shared/transport/request';
 import { parseHttpDate } from '../../nodes/shared/helpers/dates';
 import { describeShape, firstIssue } from '../../nodes/shared/transport/schemas';
 import { nodeFixture } from '../harness/fixtures';

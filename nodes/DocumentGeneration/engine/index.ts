@@ -7,5 +7,4 @@ export { runGenerations } from './run';
 export type { GenerationOptions, GenerationRequest } from './options';
 export { NO_WAIT, readGenerationOptions } from './options';
 export { createSync } from './syncCreate';
-export { metaObject } from './meta';
 export { DEFAULT_REUSE_HOURS, readReuse } from './uniqueKey';

@@ -6,16 +6,11 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { sameJson } from '../../shared/helpers/document';
+import { metaObject, sameJson } from '../../shared/helpers/document';
 import { asNodeError } from '../../shared/helpers/items';
 import { timeOf } from '../../shared/helpers/dates';
-import {
-	createDocumentSync,
-	isOutcomeUnknown,
-	listDocumentCards,
-	pause,
-} from '../../shared/transport';
-import { metaObject } from './meta';
+import { pause } from '../../shared/helpers/wait';
+import { createDocumentSync, isOutcomeUnknown, listDocumentCards } from '../../shared/transport';
 import { CLOCK_SKEW_MS } from './pollTiming';
 
 /**
@@ -56,7 +51,7 @@ async function findCreated(
 			const created = timeOf(card.created_at);
 			if (created !== undefined && created < sentAt - CLOCK_SKEW_MS) return false;
 			if (String(card.document_template_id).toLowerCase() !== templateId) return false;
-			return sameJson(metaObject(card), meta);
+			return sameJson(metaObject(card.meta), meta);
 		});
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1) return undefined;

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { canonical } from '../../shared/helpers/document';
 import { InputError, parsePositiveInteger, preview } from '../../shared/helpers/parse';
-import { metaObject } from './meta';
+import { metaObject } from '../../shared/helpers/document';
 import type { OnKeyConflict, ReuseRequest } from './plan';
 
 /** The meta keys this node marks a keyed document with (never `_`: the service's own). */
@@ -61,13 +61,13 @@ export const keyOf = (templateId: unknown, key: unknown) =>
 
 /** The key a card is marked with (`keyOf`), or undefined for a card without a mark. */
 export function markedKey(card: IDataObject): string | undefined {
-	const mark = metaObject(card)[KEY_FIELD];
+	const mark = metaObject(card.meta)[KEY_FIELD];
 	return mark === undefined || mark === null ? undefined : keyOf(card.document_template_id, mark);
 }
 
 /** The digest a card is marked with, when it is text. */
 export function markedDigest(card: IDataObject): string | undefined {
-	const digest = metaObject(card)[DIGEST_FIELD];
+	const digest = metaObject(card.meta)[DIGEST_FIELD];
 	return typeof digest === 'string' ? digest : undefined;
 }
 

@@ -15,7 +15,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_PAGE_SIZE, limitReport, pause } from '../../shared/transport';
+import { DEFAULT_PAGE_SIZE, limitReport } from '../../shared/transport';
+import { pause } from '../../shared/helpers/wait';
 import { fetchEachCard, listBudget, listForIds } from './listOrFetch';
 import { pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
 import type { WaitResult, WaitTarget } from './waitTarget';

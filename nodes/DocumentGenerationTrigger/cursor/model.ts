@@ -4,10 +4,10 @@
  * ("One poll"); each constant below says what it covers.
  */
 import { timeOf } from '../../shared/helpers/dates';
-import type { TriggerEvent } from '../../shared/helpers/parse';
+import type { TriggerEvent } from '../../shared/helpers/triggerOptions';
 
-export type { TriggerEvent } from '../../shared/helpers/parse';
-export { TRIGGER_EVENTS } from '../../shared/helpers/parse';
+export type { TriggerEvent } from '../../shared/helpers/triggerOptions';
+export { TRIGGER_EVENTS } from '../../shared/helpers/triggerOptions';
 
 export type Card = Record<string, unknown>;
 

@@ -10,6 +10,23 @@ export function isFinished(status: unknown): boolean {
 }
 
 /**
+ * A `meta` as the service gives it (a string of JSON in API answers, an object in webhook
+ * bodies, null) parsed: empty text reads as null; text that is not valid JSON stays the text.
+ */
+function parsedMeta(value: unknown): unknown {
+	return (value === '' ? null : parseJsonLoose(value)) ?? null;
+}
+
+/**
+ * A document's or card's `meta` as a plain object to read keys from: `{}` when it is not one
+ * (null, absent, invalid JSON, a list, a number).
+ */
+export function metaObject(value: unknown): IDataObject {
+	const meta = parsedMeta(value);
+	return meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as IDataObject) : {};
+}
+
+/**
  * The API object as output item: `meta` (a string of JSON in API answers, an object in
  * webhook bodies) parsed into an object or null, and `payload` likewise on full Documents
  * (`null` there reads as `{}`). A value that is not valid JSON, or a payload nested deeper than
@@ -19,8 +36,7 @@ export function isFinished(status: unknown): boolean {
 export function normalizeDocument(document: IDataObject): IDataObject {
 	const out: IDataObject = { ...document };
 	if ('meta' in out) {
-		const meta = out.meta === '' ? null : parseJsonLoose(out.meta);
-		out.meta = (meta ?? null) as IDataObject | null;
+		out.meta = parsedMeta(out.meta) as IDataObject | null;
 		// The PDF password (meta._password) is a secret: never in an output item.
 		if (out.meta && typeof out.meta === 'object' && '_password' in out.meta) {
 			const rest = { ...(out.meta as IDataObject) };

@@ -5,7 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ListFilters } from '../types';
 import { MAX_JSON_DEPTH, jsonDepth } from './depth';
 import { tryParseJson } from './json';
 
@@ -149,36 +148,6 @@ export function parseIdList(value: unknown, label: string): string[] {
 	return ids;
 }
 
-/** A date/time (ISO text, a Luxon DateTime, a Date or epoch milliseconds) as unix seconds. */
-export function toUnixSeconds(value: unknown, label: string): number {
-	let ms: number | undefined;
-	if (value instanceof Date) ms = value.getTime();
-	else if (typeof value === 'number') ms = value;
-	else if (typeof value === 'string' && value.trim() !== '') {
-		const text = value.trim();
-		ms = /^\d{9,11}$/.test(text) ? Number(text) * 1000 : Date.parse(text);
-	} else if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toMillis?: unknown }).toMillis === 'function'
-	) {
-		ms = (value as { toMillis: () => number }).toMillis();
-	} else if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toISO?: unknown }).toISO === 'function'
-	) {
-		ms = Date.parse(String((value as { toISO: () => string }).toISO()));
-	}
-	if (ms === undefined || !Number.isFinite(ms)) {
-		throw new InputError(
-			`The ${label} "${preview(value)}" is not a date`,
-			`Use a date and time such as 2026-01-31T09:00:00Z, or an expression like {{ $now.minus({ days: 1 }) }}`,
-		);
-	}
-	return Math.floor(ms / 1000);
-}
-
 /** A positive whole number (limits, timeouts). */
 export function parsePositiveInteger(value: unknown, label: string, hint: string): number {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -225,54 +194,6 @@ export function parseBinaryPropertyName(value: unknown): string {
 	return name;
 }
 
-/** The finished states of a document that the triggers fire on (their Events). */
-export type TriggerEvent = 'success' | 'failure';
-export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['success', 'failure'];
-
-/**
- * The Events of a trigger, checked: a list, or (from an expression) a comma-separated text;
- * duplicates dropped, order kept. At least one is needed.
- */
-export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
-	const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,;]+/) : [raw])
-		.map((e) => (typeof e === 'string' ? e.trim() : e))
-		.filter((e) => e !== '' && e !== undefined && e !== null);
-	const events: TriggerEvent[] = [];
-	for (const value of list) {
-		if (!TRIGGER_EVENTS.includes(value as TriggerEvent)) {
-			throw new InputError(
-				`The event "${String(value)}" is not one the trigger knows`,
-				'Choose Generation Succeeded and/or Generation Failed',
-			);
-		}
-		if (!events.includes(value as TriggerEvent)) events.push(value as TriggerEvent);
-	}
-	if (!events.length) {
-		throw new InputError(
-			'No event is chosen',
-			'Choose Generation Succeeded and/or Generation Failed under Events',
-		);
-	}
-	return events;
-}
-
-/**
- * Download File and the binary field it goes into, as both triggers read them. The field
- * name is read (and checked) only when the file is wanted.
- */
-export function parseFileOption(
-	download: unknown,
-	binaryPropertyName: () => unknown,
-	maxFileSize: () => unknown = () => undefined,
-): { download: boolean; binaryPropertyName: string; maxFileBytes?: number } {
-	const wanted = download === true;
-	return {
-		download: wanted,
-		binaryPropertyName: wanted ? parseBinaryPropertyName(binaryPropertyName()) : 'data',
-		maxFileBytes: wanted ? parseMaxFileSize(maxFileSize()) : undefined,
-	};
-}
-
 /** Max File Size when it is not set, in MB (the parameter's default). */
 export const DEFAULT_MAX_FILE_MB = 100;
 
@@ -287,32 +208,4 @@ export function parseMaxFileSize(value: unknown): number | undefined {
 		);
 	}
 	return mb === 0 ? undefined : Math.round(mb * 1024 * 1024);
-}
-
-const LIST_STATUSES = ['success', 'failure', 'draft'];
-
-/**
- * The Filters collection (Get Many, the trigger) as list filters, checked: template IDs
- * (a list or comma-separated text), status, workspace ID, and Updated Since as unix seconds.
- * Blank fields are left out.
- */
-export function parseListFilters(value: unknown): ListFilters {
-	const raw = (value && typeof value === 'object' ? value : {}) as IDataObject;
-	const blank = (v: unknown) => v === undefined || v === null || v === '';
-	const filters: ListFilters = {};
-	const templateIds = parseIdList(raw.templateIds, 'template filter');
-	if (templateIds.length) filters.templateIds = templateIds;
-	if (!blank(raw.status)) {
-		if (!LIST_STATUSES.includes(String(raw.status))) {
-			throw new InputError(
-				`The status filter "${preview(raw.status)}" is not one the list accepts`,
-				'Use success, failure or draft',
-			);
-		}
-		filters.status = String(raw.status);
-	}
-	if (!blank(raw.workspaceId)) filters.workspaceId = parseId(raw.workspaceId, 'workspace ID');
-	if (!blank(raw.updatedSince))
-		filters.updatedSince = toUnixSeconds(raw.updatedSince, 'Updated Since date');
-	return filters;
 }

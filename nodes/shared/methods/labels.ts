@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseJsonLoose } from '../helpers/json';
+import { metaObject } from '../helpers/document';
 
 const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
@@ -87,11 +87,7 @@ export function shortDate(value: unknown): string | undefined {
  */
 export function documentLabel(card: IDataObject): string {
 	let name = card.status === 'success' ? text(card.filename) : '';
-	if (!name) {
-		const meta = parseJsonLoose(card.meta);
-		if (meta && typeof meta === 'object' && !Array.isArray(meta))
-			name = text((meta as IDataObject)._filename);
-	}
+	if (!name) name = text(metaObject(card.meta)._filename);
 	if (!name) name = String(card.id);
 	const details = [
 		text(card.status) || 'unknown status',

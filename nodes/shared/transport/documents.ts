@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { parseHttpDate } from '../helpers/dates';
 import type { CallOptions, ListFilters, TransportContext } from '../types';
-import type { Query } from './exchange';
-import { headerValue } from './exchange';
+import type { Query } from './calls';
+import { headerValue } from './wire';
 import type { ListReader } from './paging';
 import { MAX_LIST_PAGES, REQUESTED_PAGE_SIZE, nextPageAfter, unendingListError } from './paging';
 import { recordRequest, restResource } from './records';

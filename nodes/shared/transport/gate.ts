@@ -8,7 +8,8 @@
 import { sleep } from 'n8n-workflow';
 
 import { CONCURRENCY } from '../helpers/items';
-import type { LimitReading, PaceStats } from './pace';
+import type { LimitReading } from './limitHeaders';
+import type { PaceStats } from './pace';
 import { Pace } from './pace';
 
 /** How long one wait the service asks for may be, unless the node says otherwise. */

@@ -20,7 +20,7 @@ export const DEFAULT_PAGE_SIZE = 24;
 export const MAX_LIST_PAGES = 2000;
 
 /** Where a list is read, which decides how the request can be narrowed. */
-export type ListReader = 'getAll' | 'trigger' | 'lookUp' | 'wait' | 'picker';
+export type ListReader = 'getAll' | 'trigger' | 'lookUp' | 'wait' | 'picker' | 'workspaces';
 
 const NARROW: Record<ListReader, string> = {
 	getAll:
@@ -30,6 +30,7 @@ const NARROW: Record<ListReader, string> = {
 		'Narrow the look-up: a shorter Reuse Window (Options) reads fewer recent documents of the templates involved.',
 	wait: 'Fewer documents in one run (or a smaller batch with Loop Over Items) keeps the list short.',
 	picker: 'Type part of the document’s file name or its ID to narrow the list.',
+	workspaces: 'Enter the workspace by its ID instead of choosing it from the list.',
 };
 
 export interface UnendingList {
@@ -47,12 +48,17 @@ export interface UnendingList {
  */
 export function unendingListError(node: INode, fault: UnendingList): NodeOperationError {
 	const { reader, pages, backwards, itemIndex } = fault;
+	const list = reader === 'workspaces' ? 'workspace list' : 'document list';
 	const message = backwards
-		? `The document list did not end: page ${backwards.page} named page ${backwards.next} as the next one`
-		: `The document list did not end after ${MAX_LIST_PAGES} pages`;
+		? `The ${list} did not end: page ${backwards.page} named page ${backwards.next} as the next one`
+		: `The ${list} did not end after ${MAX_LIST_PAGES} pages`;
+	const held =
+		reader === 'workspaces'
+			? `${pages} read`
+			: `${pages} read, up to ${MAX_LIST_PAGES * REQUESTED_PAGE_SIZE} documents at ${REQUESTED_PAGE_SIZE} a page`;
 	const why = backwards
 		? 'A next page must come after the current one; following it would read the same pages for ever.'
-		: `The service kept announcing a next page; a list is read for ${MAX_LIST_PAGES} pages at most (${pages} read, up to ${MAX_LIST_PAGES * REQUESTED_PAGE_SIZE} documents at ${REQUESTED_PAGE_SIZE} a page).`;
+		: `The service kept announcing a next page; a list is read for ${MAX_LIST_PAGES} pages at most (${held}).`;
 	return new NodeOperationError(node, message, {
 		description: `${why} ${NARROW[reader]} Report it to the service if it persists.`,
 		...(itemIndex !== undefined ? { itemIndex } : {}),

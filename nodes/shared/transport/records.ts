@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import type { CallOptions, TransportContext } from '../types';
-import type { ApiRequest } from './exchange';
+import type { ApiRequest } from './calls';
 import { apiRequest } from './request';
 
 /** A schema of an answer holding the record under `K`. */

@@ -8,7 +8,7 @@
  */
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import type { ApiErrorText } from './errors';
+import type { ApiErrorText } from './messages';
 
 /** Hops within the API's origin followed for one request before it is refused. */
 export const MAX_SAME_ORIGIN_REDIRECTS = 3;

@@ -2,7 +2,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { CallOptions, TransportContext } from '../types';
-import type { Query } from './exchange';
+import type { Query } from './calls';
+import { MAX_LIST_PAGES, nextPageAfter, unendingListError } from './paging';
 import { restResource } from './records';
 import { apiRequest } from './request';
 import { templateCardListEnvelope, templateEnvelope, workspaceCardListEnvelope } from './schemas';
@@ -46,9 +47,14 @@ export const createTemplate = templates.create;
 export const updateTemplate = templates.update;
 export const deleteTemplate = templates.remove;
 
+/**
+ * Every workspace card, page after page, within the shared paging bound: a list that never
+ * ends, or names a next page not after the current one, fails (`unendingListError`).
+ */
 export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
-	for (let page = 1; page <= 50; page++) {
+	let page = 1;
+	for (let read = 1; read <= MAX_LIST_PAGES; read++) {
 		const answer = await apiRequest(
 			ctx,
 			{
@@ -59,9 +65,18 @@ export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataOb
 			},
 			workspaceCardListEnvelope,
 		);
-		all.push(...(answer.workspace_cards as IDataObject[]));
-		const next = answer.meta?.next_page;
-		if (typeof next !== 'number' || next <= page || answer.workspace_cards.length === 0) break;
+		const cards = answer.workspace_cards as IDataObject[];
+		all.push(...cards);
+		const next = nextPageAfter(page, answer.meta?.next_page, cards.length);
+		if (next === null) return all;
+		if (typeof next === 'object') {
+			throw unendingListError(ctx.getNode(), {
+				reader: 'workspaces',
+				pages: read,
+				backwards: { page, next: next.backwards },
+			});
+		}
+		page = next;
 	}
-	return all;
+	throw unendingListError(ctx.getNode(), { reader: 'workspaces', pages: MAX_LIST_PAGES });
 }

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import type { CallOptions, TransportContext } from '../types';
-import type { Query } from './exchange';
+import type { Query } from './calls';
 import { apiRequest } from './request';
 
 /** Pages read at most when the service ignores `page=all` (24 or more records each). */

@@ -21,7 +21,8 @@ import {
 import { getDocumentCard, updateDocument } from '../../../shared/transport';
 import { readFilename } from '../../descriptions/fileAndMeta';
 import { waitOptions } from '../../descriptions/options';
-import { metaObject, readGenerationOptions, runGenerations } from '../../engine';
+import { metaObject } from '../../../shared/helpers/document';
+import { readGenerationOptions, runGenerations } from '../../engine';
 import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
@@ -159,7 +160,7 @@ async function currentMetaWith(
 	filename: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const meta = { ...metaObject(await getDocumentCard(ctx, id, { itemIndex })) };
+	const meta = { ...metaObject((await getDocumentCard(ctx, id, { itemIndex })).meta) };
 	delete meta._password;
 	return { ...meta, _filename: filename };
 }

@@ -7,8 +7,8 @@ import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { TransportContext } from '../types';
-import type { Secrets } from './errors';
-import { describeLimitWait, redact } from './errors';
+import type { Secrets } from './messages';
+import { describeLimitWait, redact } from './messages';
 import type { LimitSettings } from './gate';
 
 const MAX_ERROR_BODY = 2000;
@@ -74,19 +74,41 @@ export function isOutcomeUnknown(error: unknown): boolean {
 	);
 }
 
+/** A request refused because the service asked for a wait longer than allowed. */
+export interface LimitRefusal {
+	what: string;
+	askedMs: number;
+	settings: LimitSettings;
+	secret: Secrets;
+	itemIndex: number | undefined;
+}
+
 /** The error of a request refused because the service asked for a wait longer than allowed. */
-export function limitError(
+export function limitError(ctx: TransportContext, refusal: LimitRefusal) {
+	return apiError(
+		ctx,
+		describeLimitWait(refusal.askedMs, refusal.what, refusal.settings),
+		refusal.secret,
+		{ itemIndex: refusal.itemIndex, httpCode: '429' },
+	);
+}
+
+/** The error of a request stopped because the execution was cancelled. */
+export function cancelledError(
 	ctx: TransportContext,
 	what: string,
-	askedMs: number,
-	settings: LimitSettings,
 	secret: Secrets,
 	itemIndex: number | undefined,
 ) {
-	return apiError(ctx, describeLimitWait(askedMs, what, settings), secret, {
-		itemIndex,
-		httpCode: '429',
-	});
+	return apiError(
+		ctx,
+		{
+			message: `The execution was cancelled while trying to ${what}`,
+			description: 'Nothing more was sent.',
+		},
+		secret,
+		{ itemIndex },
+	);
 }
 
 /** Whether the service answered 404: the record is not there (or no longer). */

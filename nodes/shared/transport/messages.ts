@@ -9,13 +9,11 @@
  * Messages never carry error codes such as ECONNRESET: n8n replaces a NodeApiError message
  * that contains one with its own generic text. Codes go into the description.
  */
-import type { IDataObject } from 'n8n-workflow';
-
-import { parseJsonLoose } from '../helpers/json';
-import { redact, type Secrets } from './redact';
 import { isIdempotent, networkKind } from './retry';
+import { serviceDetails } from './serviceWords';
 
 export { redact, secretForms, type Secrets } from './redact';
+export { safeDetail, serviceDetails } from './serviceWords';
 
 export interface ApiErrorText {
 	message: string;
@@ -36,68 +34,6 @@ export interface Attempts {
 	retryAfterTooLong?: boolean;
 }
 
-const MAX_DETAIL = 500;
-
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function clip(value: string, max = MAX_DETAIL): string {
-	return value.length > max ? `${value.slice(0, max)}…` : value;
-}
-
-/** The field a JSON:API `source` points at (`/data/attributes/identifier` → `identifier`). */
-function pointedField(source: unknown): string | undefined {
-	if (!source || typeof source !== 'object') return undefined;
-	const pointer = text((source as IDataObject).pointer) ?? text((source as IDataObject).parameter);
-	const last = pointer?.split('/').pop();
-	return last && !['data', 'attributes', 'base', 'status'].includes(last) ? last : undefined;
-}
-
-/** "identifier can't be blank": the field in words before its message, unless already named. */
-function withField(field: string | undefined, message: string): string {
-	if (!field) return message;
-	const words = field.replace(/_/g, ' ');
-	return message.toLowerCase().startsWith(words.toLowerCase()) ? message : `${words} ${message}`;
-}
-
-/** The service's own words from an error body, whichever of the shapes it has. */
-export function serviceDetails(body: unknown): string[] {
-	const value = parseJsonLoose(Buffer.isBuffer(body) ? body.toString('utf8') : body);
-	if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
-	const obj = value as IDataObject;
-	const out: string[] = [];
-	if (Array.isArray(obj.errors)) {
-		for (const entry of obj.errors) {
-			if (entry && typeof entry === 'object') {
-				const e = entry as IDataObject;
-				const detail = text(e.detail) ?? text(e.title) ?? text(e.message);
-				if (detail) out.push(clip(withField(pointedField(e.source), detail)));
-			} else if (text(entry)) out.push(clip(String(entry)));
-		}
-	} else if (obj.errors && typeof obj.errors === 'object') {
-		for (const [field, messages] of Object.entries(obj.errors as IDataObject)) {
-			// One level of nesting is read too: {"document": {"payload": ["is invalid"]}}.
-			const nested = messages && typeof messages === 'object' && !Array.isArray(messages);
-			const pairs: Array<[string, unknown]> = nested
-				? Object.entries(messages as IDataObject)
-				: [[field, messages]];
-			for (const [name, list] of pairs) {
-				for (const message of Array.isArray(list) ? list : [list]) {
-					const m = text(message);
-					if (m) out.push(clip(name === 'base' || name === 'status' ? m : withField(name, m)));
-				}
-			}
-		}
-	} else {
-		const single = text(obj.errors);
-		if (single) out.push(clip(single));
-	}
-	const single = text(obj.error) ?? text(obj.message);
-	if (single) out.push(clip(single));
-	return out;
-}
-
 function seconds(ms: number): string {
 	const s = ms / 1000;
 	return s < 10 ? `${Math.round(s * 10) / 10} s` : `${Math.round(s)} s`;
@@ -112,6 +48,80 @@ function tried(ctx: Attempts): string {
 const NOT_REPEATED_CREATE =
 	'A create is not repeated after the request reached the service, because the service may already have stored the document: look for it (Get Many, or the dashboard) before running again, to avoid a duplicate.';
 
+/** What the service said in an error answer: its words joined, if any. */
+interface Said {
+	/** The service's words, joined; undefined when it said nothing readable. */
+	words?: string;
+	/** " The service said: …" to end a description with, or ''. */
+	tail: string;
+}
+
+/** 401, 403, 404, 422, 400: the request or the credential is to fix. */
+function describeRefusal(status: number, what: string, said: Said): ApiErrorText | undefined {
+	const { words, tail } = said;
+	switch (status) {
+		case 401:
+			return {
+				message: 'The API key was refused by the service',
+				description: `Open the credential of this node (Document Generation (PDFMonkey) API) and paste the API key again, copied from the dashboard (My Account → API Secret Key); a regenerated key replaces the old one. If the key is right, check that the Base URL points at the service that issued it.${tail}`,
+			};
+		case 403:
+			return {
+				message: `Access denied (403) while trying to ${what}`,
+				description: `The API key is valid but may not do this; check the account and workspace.${tail}`,
+			};
+		case 404:
+			return {
+				message: `Not found (404) while trying to ${what}`,
+				description: `${words ? `The service said: ${words}. ` : ''}Check the ID: the document or template may have been deleted, or belong to another account. If every call fails with 404, check the Base URL of the credential.`,
+			};
+		case 422:
+			return {
+				message: `The service refused the data (422): ${words ?? 'invalid request'}`,
+				description: 'Correct the fields named above and run again.',
+			};
+		case 400:
+			return {
+				message: `The service could not read the request (400)${words ? `: ${words}` : ''}`,
+				description:
+					'Check the JSON fields of this node (payload, meta, sample data): each must be one valid JSON object. If they are, something between n8n and the service changed the request.',
+			};
+		default:
+			return undefined;
+	}
+}
+
+/** 408 and 429: the service is busy; how often it was tried and what it asked for. */
+function describeBusy(status: number, what: string, said: Said, ctx: Attempts): ApiErrorText {
+	const waited =
+		ctx.retryAfterTooLong && ctx.retryAfterMs !== undefined
+			? `The service asked to wait ${seconds(ctx.retryAfterMs)} before trying again, longer than this node waits. `
+			: '';
+	return {
+		message:
+			status === 429
+				? `The service is rate limiting requests (429) while trying to ${what}`
+				: `The service timed out (408) while trying to ${what}`,
+		description: `${tried(ctx)}${waited}Lower the number of items per run or run again later.${said.tail}`,
+	};
+}
+
+/** 5xx: on the service's side; a create that may have been stored is not repeated. */
+function describeServerFailure(
+	status: number,
+	what: string,
+	said: Said,
+	ctx: Attempts,
+): ApiErrorText {
+	const create = ctx.method !== undefined && !isIdempotent(ctx.method);
+	return {
+		message: `The service failed with ${status} while trying to ${what}`,
+		description: create
+			? `${NOT_REPEATED_CREATE}${said.tail}`
+			: `${tried(ctx)}This is on the service's side; run again later.${said.tail}`,
+	};
+}
+
 /** Message and fix for an HTTP error answer. `what` names the call, e.g. "get document 1b2c…". */
 export function describeHttpError(
 	status: number,
@@ -120,64 +130,16 @@ export function describeHttpError(
 	ctx: Attempts = {},
 ): ApiErrorText {
 	const details = serviceDetails(body);
-	const said = details.length ? details.join('; ') : undefined;
-	const saidText = said ? ` The service said: ${said}` : '';
-	switch (status) {
-		case 401:
-			return {
-				message: 'The API key was refused by the service',
-				description: `Open the credential of this node (Document Generation (PDFMonkey) API) and paste the API key again, copied from the dashboard (My Account → API Secret Key); a regenerated key replaces the old one. If the key is right, check that the Base URL points at the service that issued it.${saidText}`,
-			};
-		case 403:
-			return {
-				message: `Access denied (403) while trying to ${what}`,
-				description: `The API key is valid but may not do this; check the account and workspace.${saidText}`,
-			};
-		case 404:
-			return {
-				message: `Not found (404) while trying to ${what}`,
-				description: `${said ? `The service said: ${said}. ` : ''}Check the ID: the document or template may have been deleted, or belong to another account. If every call fails with 404, check the Base URL of the credential.`,
-			};
-		case 422:
-			return {
-				message: `The service refused the data (422): ${said ?? 'invalid request'}`,
-				description: 'Correct the fields named above and run again.',
-			};
-		case 400:
-			return {
-				message: `The service could not read the request (400)${said ? `: ${said}` : ''}`,
-				description:
-					'Check the JSON fields of this node (payload, meta, sample data): each must be one valid JSON object. If they are, something between n8n and the service changed the request.',
-			};
-		case 408:
-		case 429: {
-			const waited =
-				ctx.retryAfterTooLong && ctx.retryAfterMs !== undefined
-					? `The service asked to wait ${seconds(ctx.retryAfterMs)} before trying again, longer than this node waits. `
-					: '';
-			return {
-				message:
-					status === 429
-						? `The service is rate limiting requests (429) while trying to ${what}`
-						: `The service timed out (408) while trying to ${what}`,
-				description: `${tried(ctx)}${waited}Lower the number of items per run or run again later.${saidText}`,
-			};
-		}
-		default:
-			if (status >= 500) {
-				const create = ctx.method !== undefined && !isIdempotent(ctx.method);
-				return {
-					message: `The service failed with ${status} while trying to ${what}`,
-					description: create
-						? `${NOT_REPEATED_CREATE}${saidText}`
-						: `${tried(ctx)}This is on the service's side; run again later.${saidText}`,
-				};
-			}
-			return {
-				message: `Unexpected answer ${status} while trying to ${what}${said ? `: ${said}` : ''}`,
-				description: 'Check the Base URL of the credential and the inputs of this node.',
-			};
-	}
+	const words = details.length ? details.join('; ') : undefined;
+	const said: Said = { words, tail: words ? ` The service said: ${words}` : '' };
+	const refusal = describeRefusal(status, what, said);
+	if (refusal) return refusal;
+	if (status === 408 || status === 429) return describeBusy(status, what, said, ctx);
+	if (status >= 500) return describeServerFailure(status, what, said, ctx);
+	return {
+		message: `Unexpected answer ${status} while trying to ${what}${words ? `: ${words}` : ''}`,
+		description: 'Check the Base URL of the credential and the inputs of this node.',
+	};
 }
 
 /**
@@ -276,14 +238,4 @@ export function describeBrokenDownload(code: string, what: string): ApiErrorText
 		message: `The file broke off while trying to ${what}`,
 		description: `It ${why}, and again with a fresh link. The document is kept: run again later, or raise Request Timeout in the Document Generation credential if the file host is just slow.`,
 	};
-}
-
-/**
- * An error's own text made safe to show: first line only, the secret removed, query strings
- * of URLs (presigned signatures) cut, and clipped.
- */
-export function safeDetail(value: unknown, secret: Secrets): string | undefined {
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const firstLine = value.trim().split('\n')[0];
-	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
 }
