@@ -13,6 +13,7 @@ import {
 	runNode,
 	testCredential,
 } from '../harness';
+import { CORE_MAJOR } from '../harness/versions';
 import {
 	KEY,
 	allText,
@@ -154,8 +155,14 @@ describe('a redirect to another origin is refused, the key never leaves', () => 
 	test("the credential's Test fails with a message about the redirect", async () => {
 		const result = await testCredential(hostile());
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/redirect \(302\)/);
-		expect(result.message).toMatch(/Base URL/);
+		if (CORE_MAJOR >= 2) {
+			expect(result.message).toMatch(/redirect \(302\)/);
+			expect(result.message).toMatch(/Base URL/);
+		} else {
+			// Late n8n 1.x (1.122) applies a credential test's response rules only to answers it did
+			// not throw on: the Test may fail with n8n's own words; the key stays home all the same.
+			expect(result.message).toMatch(/redirect \(302\)|status code 302/);
+		}
 		expect(result.message).not.toContain(KEY);
 		expectCollectorUntouched();
 		expect(redirector.requests).toHaveLength(1);
