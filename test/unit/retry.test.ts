@@ -221,26 +221,42 @@ describe('nextDelay', () => {
 
 	test('no wait after the last attempt', () => {
 		expect(
-			nextDelay(policy.maxAttempts - 1, start, start, policy, undefined, () => 0),
+			nextDelay(policy.maxAttempts - 1, policy, { startedAt: start, now: start, random: () => 0 }),
 		).toBeUndefined();
-		expect(nextDelay(policy.maxAttempts - 2, start, start, policy, undefined, () => 0)).toBe(4000);
+		expect(
+			nextDelay(policy.maxAttempts - 2, policy, { startedAt: start, now: start, random: () => 0 }),
+		).toBe(4000);
 	});
 
 	test('no wait that would end past the budget', () => {
-		expect(nextDelay(0, start, start + 24_700, policy, undefined, () => 0)).toBe(250);
-		expect(nextDelay(0, start, start + 24_800, policy, undefined, () => 0)).toBeUndefined();
+		expect(nextDelay(0, policy, { startedAt: start, now: start + 24_700, random: () => 0 })).toBe(
+			250,
+		);
+		expect(
+			nextDelay(0, policy, { startedAt: start, now: start + 24_800, random: () => 0 }),
+		).toBeUndefined();
 	});
 
 	test('Retry-After is honoured: the wait is at least what the service asked', () => {
-		expect(nextDelay(0, start, start, policy, 3000, () => 1)).toBe(3000);
+		expect(
+			nextDelay(0, policy, { startedAt: start, now: start, retryAfterMs: 3000, random: () => 1 }),
+		).toBe(3000);
 		// never shorter than the backoff, so Retry-After: 0 cannot make it hammer the service
-		expect(nextDelay(0, start, start, policy, 0, () => 0)).toBe(250);
-		expect(nextDelay(3, start, start, policy, 1000, () => 0)).toBe(2000);
+		expect(
+			nextDelay(0, policy, { startedAt: start, now: start, retryAfterMs: 0, random: () => 0 }),
+		).toBe(250);
+		expect(
+			nextDelay(3, policy, { startedAt: start, now: start, retryAfterMs: 1000, random: () => 0 }),
+		).toBe(2000);
 	});
 
 	test('a Retry-After beyond the budget ends the retries at once', () => {
-		expect(nextDelay(0, start, start, policy, 30_000)).toBeUndefined();
-		expect(nextDelay(0, start, start + 20_000, policy, 6000)).toBeUndefined();
+		expect(
+			nextDelay(0, policy, { startedAt: start, now: start, retryAfterMs: 30_000 }),
+		).toBeUndefined();
+		expect(
+			nextDelay(0, policy, { startedAt: start, now: start + 20_000, retryAfterMs: 6000 }),
+		).toBeUndefined();
 	});
 
 	test('simulated persistent failure: total wait is bounded well under 30 s', () => {
@@ -254,14 +270,11 @@ describe('nextDelay', () => {
 					for (let attempt = 0; ; attempt++) {
 						attempts++;
 						now += requestMs;
-						const delay = nextDelay(
-							attempt,
-							start,
+						const delay = nextDelay(attempt, policy, {
+							startedAt: start,
 							now,
-							policy,
-							undefined,
-							() => randoms[attempt % randoms.length],
-						);
+							random: () => randoms[attempt % randoms.length],
+						});
 						if (delay === undefined) break;
 						now += delay;
 					}

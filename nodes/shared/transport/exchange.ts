@@ -119,12 +119,16 @@ function retryDelay(run: Run, tried: Attempted, attempts: Attempts): number | un
 	const budgetFrom = run.startedAt + run.excludedMs;
 	const { retryAfter } = tried;
 	attempts.retryAfterMs = retryAfter;
-	const delay = nextDelay(run.failures, budgetFrom, Date.now(), run.policy, retryAfter);
+	const delay = nextDelay(run.failures, run.policy, {
+		startedAt: budgetFrom,
+		now: Date.now(),
+		retryAfterMs: retryAfter,
+	});
 	attempts.retryAfterTooLong =
 		delay === undefined &&
 		retryAfter !== undefined &&
 		run.failures + 1 < run.policy.maxAttempts &&
-		nextDelay(run.failures, budgetFrom, Date.now(), run.policy) !== undefined;
+		nextDelay(run.failures, run.policy, { startedAt: budgetFrom, now: Date.now() }) !== undefined;
 	return delay;
 }
 

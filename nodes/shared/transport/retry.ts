@@ -147,12 +147,17 @@ export function backoffDelay(
  */
 export function nextDelay(
 	attempt: number,
-	startedAt: number,
-	now: number,
 	policy: RetryPolicy,
-	retryAfterMs?: number,
-	random: () => number = Math.random,
+	timing: {
+		/** When the budget started (ms). */
+		startedAt: number;
+		now: number;
+		/** The service's `Retry-After`, when it sent one. */
+		retryAfterMs?: number;
+		random?: () => number;
+	},
 ): number | undefined {
+	const { startedAt, now, retryAfterMs, random = Math.random } = timing;
 	if (attempt + 1 >= policy.maxAttempts) return undefined;
 	const backoff = backoffDelay(attempt, policy, random);
 	const delay = retryAfterMs !== undefined ? Math.max(retryAfterMs, backoff) : backoff;
