@@ -18,7 +18,7 @@ const backendCommon = fs.existsSync(path.join(modules, '@n8n', 'backend-common')
 
 module.exports = {
 	...base,
-	testMatch: ['<rootDir>/test/{action,trigger,resilience,harness,webhook,examples}/**/*.test.ts'],
+	testMatch: ['<rootDir>/test/{nodes,resilience,harness,examples}/**/*.test.ts'],
 	moduleNameMapper: {
 		...backendCommon,
 		'^(n8n-core|n8n-workflow|@n8n/di|@n8n/backend-common|@n8n/config|@n8n/errors)(/.*)?$': `${modules}/$1$2`,

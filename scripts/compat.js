@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* `npm run test:compat`: runs the engine suites (action, trigger, webhook, resilience, examples,
+/* `npm run test:compat`: runs the engine suites (test/nodes, resilience, examples,
  * harness) on n8n's 1.x line. Installs n8n-core of each version (and the n8n-workflow it
  * depends on) into .cache/n8n-compat/<version>/ on first use, then runs jest with
  * jest.compat.config.js, which maps those packages to that folder for the tests and for the

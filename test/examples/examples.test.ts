@@ -19,7 +19,7 @@ import {
 import { EXAMPLES_DIR, PACKAGE_NAME, exampleFiles, forHarness, readExample } from '.';
 import { useSandbox } from '../harness/use-sandbox';
 import { nodeParameterIssues } from '../harness/versions';
-import { fileRequests, listRequests, templateId } from '../action/helpers';
+import { fileRequests, listRequests, templateId } from '../nodes/DocumentGeneration/helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
 let pkg: LoadedPackage;
@@ -35,7 +35,7 @@ const invoiceTemplate = () => templateId(sb);
  */
 const HOW_EACH_RUNS: Record<string, string> = {
 	'agent-tool.json':
-		"test/editor/agent-tool.test.ts: its tools on n8n-core's tool machinery (n8n's AI Agent and chat model are not in this engine)",
+		"test/nodes/DocumentGeneration/agent-tool.test.ts: its tools on n8n-core's tool machinery (n8n's AI Agent and chat model are not in this engine)",
 	'generate-invoice.json': 'here',
 	'generate-invoices-batch.json': 'here',
 	'on-document-ready.json': 'here',

@@ -13,7 +13,7 @@ import {
 	type WebhookTrigger,
 } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { keysOf, recordKey } from '../trigger/helpers';
+import { keysOf, recordKey } from '../nodes/DocumentGenerationTrigger/helpers';
 
 const LIST = '/api/v1/document_cards';
 let sb: Sandbox;

@@ -1,0 +1,228 @@
+/**
+ * Generate and wait: create/update that start a generation wait for it (success, failure,
+ * timeout), batches are created first and waited for together, 429 is honoured, output keeps
+ * input order with pairedItem. Real engine, sandbox (fast generations unless said otherwise).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { useSandbox } from '../../../harness/use-sandbox';
+import {
+	CONTINUE,
+	apiRequests,
+	byId,
+	cardRequests,
+	creates,
+	listRequests,
+	numbered,
+	numberedCreate,
+	pairs,
+	run,
+	templateId,
+	onDocument,
+} from '../helpers';
+
+const FAILING_CAUSE = "Template rendering failed: undefined variable 'customer'";
+
+describe('fast generations', () => {
+	const sb = useSandbox(
+		{ pendingMs: 20, generatingMs: 80 },
+		{
+			beforeEach: (sb) => {
+				sb.setOptions({ visibilityLagMs: 0, listOrder: 'newest' });
+			},
+		},
+	);
+
+	const create = (extra: IDataObject = {}) => numberedCreate(sb, extra as INodeParameters);
+
+	test('one item: waits and downloads (by default) until success and outputs the finished card with its file', async () => {
+		const result = await run(sb, create(), [{ n: 7 }]);
+		expect(result.error).toBeUndefined();
+		const json = result.items[0].json;
+		expect(json).toMatchObject({
+			status: 'success',
+			meta: { order_id: 'O-7' },
+			filename: expect.stringMatching(/\.pdf$/),
+			failure_cause: null,
+		});
+		expect(json.download_url).toEqual(expect.stringContaining('/files/'));
+		expect(result.items[0].binary?.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: json.filename,
+		});
+		// One item: one sync create that answers once the file is ready, then the file.
+		expect(creates(sb).map((r) => r.path)).toEqual(['/api/v1/documents/sync']);
+		expect(sb.requests.map((r) => `${r.method} ${r.path.replace(/^\/files\/.*/, 'file')}`)).toEqual(
+			['POST /api/v1/documents/sync', 'GET file'],
+		);
+		expect(listRequests(sb)).toHaveLength(0);
+		expect(sb.documents.get(String(json.id))!.status).toBe('success');
+	});
+
+	test('waitForCompletion off: only the create, the item is the pending document', async () => {
+		const result = await run(sb, create({ waitForCompletion: false }), numbered(3));
+		expect(result.items.map((i) => i.json.status)).toEqual(['pending', 'pending', 'pending']);
+		expect(apiRequests(sb).map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+	});
+
+	test('a batch: every document is created first, then one list request per 100 waits for all of them', async () => {
+		const n = 30;
+		const result = await run(sb, create(), numbered(n));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(n);
+		expect(result.items.map((i) => (i.json.meta as IDataObject).order_id)).toEqual(
+			numbered(n).map((x) => `O-${x.n}`),
+		);
+		expect(pairs(result)).toEqual(numbered(n).map((x) => x.n));
+		expect(result.items.every((i) => i.json.status === 'success')).toBe(true);
+
+		expect(creates(sb)).toHaveLength(n);
+		const firstPoll = sb.requests.findIndex((r) => r.method === 'GET');
+		expect(sb.requests.slice(0, firstPoll).every((r) => r.method === 'POST')).toBe(true);
+		// All finished by the first poll round: 30 cards on one page of 100, no fetch by id.
+		const lists = listRequests(sb);
+		expect(lists).toHaveLength(1);
+		expect(lists[0].query['page[size]']).toBe('100');
+		expect(cardRequests(sb)).toHaveLength(0);
+		expect(lists[0].query['q[document_template_id]']).toBe(templateId(sb));
+		expect(lists[0].query['q[document_template_id][]']).toBeUndefined();
+		expect(Number(lists[0].query['q[updated_since]'])).toBeLessThanOrEqual(
+			Math.floor(Math.min(...creates(sb).map((r) => r.at)) / 1000),
+		);
+		expect(apiRequests(sb).length / n).toBeLessThanOrEqual(2);
+	});
+
+	test('random list order and a visibility lag: everything is still found, few requests', async () => {
+		sb.setOptions({ listOrder: 'random', visibilityLagMs: 1200 });
+		const n = 12;
+		const result = await run(sb, create(), numbered(n));
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.status, (i.json.meta as IDataObject).order_id])).toEqual(
+			numbered(n).map((x) => ['success', `O-${x.n}`]),
+		);
+		expect((apiRequests(sb).length - n) / n).toBeLessThanOrEqual(1);
+	});
+
+	test('failure: the item fails with the failure cause; continueOnFail gives an error item in its place', async () => {
+		const fails = templateId(sb, 'always-fails');
+		const failed = await run(sb, create({ templateId: byId(fails) }), [{ n: 1 }]);
+		expect(failed.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
+		expect(failed.error!.message).toContain(FAILING_CAUSE);
+		expect(failed.error!.message).toMatch(/^Document [0-9a-f-]{36} failed to generate/);
+		expect(failed.error!.description).toMatch(/Update and status "Pending"/);
+
+		sb.resetRequests();
+		const mixed = await run(
+			sb,
+			create({ templateId: byId('={{ $json.t }}') }),
+			[
+				{ n: 0, t: templateId(sb) },
+				{ n: 1, t: fails },
+				{ n: 2, t: templateId(sb, 'receipt') },
+			],
+			CONTINUE,
+		);
+		expect(mixed.items).toHaveLength(3);
+		expect(pairs(mixed)).toEqual([0, 1, 2]);
+		expect(mixed.items[0].json).toMatchObject({ status: 'success', meta: { order_id: 'O-0' } });
+		expect(mixed.items[1].json.error).toEqual(expect.stringContaining(FAILING_CAUSE));
+		expect(mixed.items[2].json).toMatchObject({
+			status: 'success',
+			meta: { order_id: 'O-2' },
+			document_template_identifier: 'receipt',
+		});
+		// Three documents of two templates waited for together.
+		expect(listRequests(sb).length).toBeGreaterThanOrEqual(1);
+		expect(
+			new Set(String(listRequests(sb)[0].query['q[document_template_id]']).split(',')),
+		).toEqual(new Set([templateId(sb), fails, templateId(sb, 'receipt')]));
+	});
+
+	test('429 with Retry-After on creates: honoured, every item created once, order kept', async () => {
+		sb.faults.add({
+			type: 'status',
+			status: 429,
+			method: 'POST',
+			path: '/api/v1/documents',
+			retryAfter: '1',
+			times: 2,
+		});
+		const n = 5;
+		const result = await run(sb, create(), numbered(n));
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.status, (i.json.meta as IDataObject).order_id])).toEqual(
+			numbered(n).map((x) => ['success', `O-${x.n}`]),
+		);
+		const posts = creates(sb);
+		expect(posts).toHaveLength(n + 2);
+		expect(posts.filter((r) => r.status === 201)).toHaveLength(n);
+		expect(sb.documents.size).toBeGreaterThanOrEqual(n);
+		const limited = posts.filter((r) => r.status === 429);
+		const lastCreate = Math.max(...posts.filter((r) => r.status === 201).map((r) => r.at));
+		// The refused ones were sent again only after the second the service asked for.
+		expect(lastCreate - limited[0].at).toBeGreaterThanOrEqual(950);
+	});
+
+	test('429 on a poll: the poll is repeated after Retry-After and the wait goes on', async () => {
+		sb.faults.add({
+			type: 'status',
+			status: 429,
+			method: 'GET',
+			path: /^\/api\/v1\/document_cards/,
+			retryAfter: '1',
+			times: 1,
+		});
+		const result = await run(sb, create(), numbered(3));
+		expect(result.error).toBeUndefined();
+		expect(result.items.every((i) => i.json.status === 'success')).toBe(true);
+		expect(sb.requests.filter((r) => r.status === 429)).toHaveLength(1);
+	});
+
+	test('update to pending waits for the new generation, not an old view of the previous one', async () => {
+		const doc = sb.createDocument({
+			meta: { order_id: 'R-1' },
+			status: 'success',
+			filename: 'first.pdf',
+		});
+		const oldCard = sb.cardJson(doc.id);
+		// The first poll is answered with the card as it was before the update (a stale view).
+		sb.faults.add({
+			type: 'status',
+			status: 200,
+			method: 'GET',
+			path: `/api/v1/document_cards/${doc.id}`,
+			body: { document_card: oldCard },
+			times: 1,
+		});
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { status: 'pending', meta: '{"order_id": "R-1"}', filename: 'second.pdf' },
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			status: 'success',
+			filename: 'second.pdf',
+			meta: { order_id: 'R-1', _filename: 'second.pdf' },
+		});
+		expect(Date.parse(String(result.items[0].json.updated_at))).toBeGreaterThan(
+			Date.parse(String(oldCard.updated_at)),
+		);
+		// The update, the stale poll (not taken for the result), then a real one.
+		expect(apiRequests(sb).map((r) => r.method)).toEqual(['PUT', 'GET', 'GET']);
+		expect(apiRequests(sb)[1].fault).toBe('status');
+	});
+
+	test('update that does not set pending does not wait', async () => {
+		const doc = sb.createDocument({ status: 'draft' });
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { payload: '{"x": 1}' },
+			}),
+		);
+		expect(result.items[0].json.status).toBe('draft');
+		expect(apiRequests(sb).map((r) => r.method)).toEqual(['PUT']);
+	});
+});

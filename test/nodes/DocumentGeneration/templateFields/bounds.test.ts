@@ -1,0 +1,156 @@
+/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n; prints each case's figure */
+/**
+ * The Template Fields reader in bounded time and memory, whatever the template: each hostile
+ * body or sample (megabyte scale) answers within 1 s (each figure printed), with the fields it
+ * can list or a `TemplateTooLarge` that says which bound it passed. The issue's target is the
+ * editor's answer within 1 s; these run the pure reader, without the editor's size bound.
+ * Asserted on CPU time (1 s) and, generously, on the clock (5 s): the machine may be busy.
+ */
+import {
+	TEMPLATE_BOUNDS,
+	TemplateTooLarge,
+} from '../../../../nodes/DocumentGeneration/templateFields/bounds';
+import { variablesOf } from '../../../../nodes/DocumentGeneration/templateFields/liquid';
+import {
+	payloadFromMapping,
+	templateFields,
+} from '../../../../nodes/DocumentGeneration/templateFields/mapping';
+import {
+	figure,
+	hostileBodies,
+	hostileSamples,
+	keys,
+	LIMIT,
+	timed,
+} from './pathological-templates';
+
+const MB = 1024 * 1024;
+const figures: string[] = [];
+
+afterAll(() => {
+	console.log(`Template Fields reader, each case:\n${figures.join('\n')}`);
+});
+
+/** Runs the work, prints its figure, and requires an answer within the limit. */
+function within<T>(name: string, work: () => T) {
+	const outcome = timed(work);
+	figures.push(figure(outcome.timing, name));
+	expect(outcome.timing.cpuMs).toBeLessThan(LIMIT.cpuMs);
+	expect(outcome.timing.wallMs).toBeLessThan(LIMIT.wallMs);
+	return outcome;
+}
+
+describe('the Liquid reader on hostile bodies of 1 MB', () => {
+	test.each(Object.keys(hostileBodies))('%s', (name) => {
+		const body = hostileBodies[name](MB);
+		expect(body.length).toBeGreaterThan(MB * 0.9);
+		const { value, error } = within(`reader, 1 MB: ${name}`, () => variablesOf(body));
+		// Either what it reads, or a refusal that names the bound: never another failure.
+		if (error) expect(error).toBeInstanceOf(TemplateTooLarge);
+		else expect(Array.isArray(value)).toBe(true);
+	});
+
+	test('what the hostile bodies still read is right', () => {
+		const paths = (name: string) =>
+			variablesOf(hostileBodies[name](64 * 1024)).map((variable) => variable.path);
+		expect(paths('unclosed {{')).toEqual([]);
+		expect(paths('unclosed {% if %} blocks, a value printed in each')).toEqual(['a']);
+		expect(paths('a long word before a filter argument')).toEqual(['x', 'a'.repeat(64 * 1024)]);
+		expect(paths('a long run of .. in a range')).toEqual([]);
+		expect(paths('many references in one output')).toEqual(['a']);
+		expect(paths('unmatched end tags inside open blocks')).toEqual(['b']);
+		// Up to the bound, every variable is read.
+		const variables = (count: number) =>
+			Array.from({ length: count }, (_, i) => `{{ v${i} }}`).join('');
+		expect(variablesOf(variables(TEMPLATE_BOUNDS.fields))).toHaveLength(TEMPLATE_BOUNDS.fields);
+		expect(() => variablesOf(variables(TEMPLATE_BOUNDS.fields + 1))).toThrow(TemplateTooLarge);
+	});
+
+	test('beyond the bounds: a refusal naming the bound', () => {
+		const refusal = (body: string) => {
+			try {
+				variablesOf(body);
+			} catch (error) {
+				return (error as TemplateTooLarge).reason;
+			}
+			return undefined;
+		};
+		expect(refusal(hostileBodies['thousands of variables'](MB))).toBe(
+			'the template reads more than 2,000 fields, more than the field list shows',
+		);
+		expect(refusal(hostileBodies['loops nested ever deeper'](MB))).toMatch(
+			/^"b\.b\.b\.b\.b\.b\.b\.b" is nested deeper than 32 levels$/,
+		);
+		const deepPath = `{{ ${Array.from({ length: 33 }, (_, i) => `p${i}`).join('.')} }}`;
+		expect(refusal(deepPath)).toMatch(/is nested deeper than 32 levels/);
+		const atDepth = `{{ ${Array.from({ length: 32 }, (_, i) => `p${i}`).join('.')} }}`;
+		expect(refusal(atDepth)).toBeUndefined();
+	});
+});
+
+describe('the field list on hostile bodies and sample data', () => {
+	test.each(Object.keys(hostileSamples))('sample data: %s', (name) => {
+		const sample = hostileSamples[name]();
+		const { error } = within(`field list, sample data: ${name}`, () => templateFields('', sample));
+		expect(error).toBeInstanceOf(TemplateTooLarge);
+	});
+
+	test('sample data of 2,000 keys (the bound) is listed, in linear time', () => {
+		const { value } = within('field list, sample data: 2,000 keys', () =>
+			templateFields('{{ key_1 }}', keys(2000)),
+		);
+		expect(value).toHaveLength(2000);
+		expect(value?.[0]).toMatchObject({ path: 'key_1', type: 'number', sampleOnly: false });
+	});
+
+	test('a body of 5 MB and sample data over 512 KB: refused by size before any reading', () => {
+		const body = hostileBodies['unclosed {% if %} blocks, a value printed in each'](5 * MB);
+		const big = within('field list, body of 5 MB', () => templateFields(body, '{}'));
+		expect((big.error as TemplateTooLarge).reason).toBe(
+			'its body is 5,120 KB, over the 512 KB the field list reads',
+		);
+		const hundredThousand = keys(100000);
+		const sample = within('field list, sample data of 100,000 keys', () =>
+			templateFields('', hundredThousand),
+		);
+		expect((sample.error as TemplateTooLarge).reason).toMatch(
+			/^its sample data is [\d,]+ KB, over the 512 KB the field list reads$/,
+		);
+	});
+
+	test.each(Object.keys(hostileBodies))('body of 500 KB: %s', (name) => {
+		const body = hostileBodies[name](500 * 1024);
+		const { error } = within(`field list, body of 500 KB: ${name}`, () =>
+			templateFields(body, keys(1000)),
+		);
+		if (error) expect(error).toBeInstanceOf(TemplateTooLarge);
+	});
+});
+
+describe('at run time, the mapping is bounded the same way', () => {
+	test('more than 2,000 mapped fields, or a name deeper than 32 levels: refused, naming the field', () => {
+		const many = Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`f${i}`, i]));
+		expect(() => payloadFromMapping({ mappingMode: 'defineBelow', value: many }, {})).toThrow(
+			'Template Fields maps 2,001 fields, more than the 2,000 a document is built from',
+		);
+		const deep = Array.from({ length: 33 }, (_, i) => `p${i}`).join('.');
+		expect(() =>
+			payloadFromMapping({ mappingMode: 'defineBelow', value: { [deep]: 1 } }, {}),
+		).toThrow(/^The template field "p0\.p1\.p2.*" is nested deeper than 32 levels$/);
+		const { value } = within('run, 2,000 mapped fields of 32 levels each', () =>
+			payloadFromMapping(
+				{
+					mappingMode: 'defineBelow',
+					value: Object.fromEntries(
+						Array.from({ length: 2000 }, (_, i) => [
+							`${Array.from({ length: 31 }, (__, d) => `l${d}`).join('.')}.f${i}`,
+							i,
+						]),
+					),
+				},
+				{},
+			),
+		);
+		expect(Object.keys(value as object)).toEqual(['l0']);
+	});
+});

@@ -1,0 +1,312 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The instant (webhook) trigger on n8n-core's HookContext and WebhookContext, against the
+ * sandbox: registration and removal of hooks across n8n's lifecycle, signed deliveries from
+ * the sandbox when documents finish, and every refusal (forged, stale, unsigned, missing
+ * headers, repeated, other template or channel, untrusted bodies without a secret).
+ */
+import {
+	createWebhookTrigger,
+	credentialsFor,
+	type HarnessCredentials,
+	type WebhookTrigger,
+} from '../../harness';
+import { DEFAULT_WEBHOOK_SECRET, startSandbox, type Sandbox } from '../../sandbox';
+
+let sb: Sandbox;
+let trigger: WebhookTrigger | undefined;
+
+beforeEach(async () => {
+	sb = await startSandbox({ pendingMs: 10, generatingMs: 40 });
+});
+
+afterEach(async () => {
+	await trigger?.close();
+	trigger = undefined;
+	await sb.close();
+});
+
+const billing = () => sb.workspaces.find((w) => w.identifier === 'Acme Billing')!.id;
+const template = (identifier: string) => sb.templates.find((t) => t.identifier === identifier)!.id;
+const locator = (value: string) => ({ __rl: true, mode: 'id', value });
+const withSecret = () => ({ ...credentialsFor(sb), webhookSecret: DEFAULT_WEBHOOK_SECRET });
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > end) throw new Error('timed out waiting');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+/** Deliveries sent by hand only: documents finishing in the sandbox notify nobody. */
+const byHandOnly = () => sb.setOptions({ webhooks: false });
+
+async function activated(
+	parameters: Record<string, unknown>,
+	credentials: HarnessCredentials = withSecret(),
+) {
+	trigger = await createWebhookTrigger({
+		parameters: { workspaceId: locator(billing()), ...parameters },
+		credentials,
+	});
+	expect(await trigger.checkExists()).toBe(false);
+	expect(await trigger.create()).toBe(true);
+	return trigger;
+}
+
+/**
+ * The webhook body of a new document (a successful invoice unless `fields` say otherwise),
+ * made in the sandbox without a delivery: for deliveries sent by hand.
+ */
+const deliverable = (fields: Record<string, unknown> = {}) =>
+	sb.webhooks.documentOf(
+		sb.createDocument({ status: 'success', document_template_id: template('invoice'), ...fields })
+			.id,
+	);
+
+async function finished(fields: Record<string, unknown>, deliveries = 1) {
+	const before = sb.webhooks.deliveries.length;
+	const doc = sb.createDocument({
+		document_template_id: template('invoice'),
+		status: 'pending',
+		...fields,
+	});
+	await until(
+		() =>
+			sb.webhooks.deliveries.length >= before + deliveries &&
+			sb.webhooks.deliveries.every((d) => d.status !== 0 || d.answer !== ''),
+	);
+	return doc.id;
+}
+
+describe('registration (automatic)', () => {
+	test('activation registers one hook per event with the production URL, workspace, templates and channel', async () => {
+		const t = await activated({
+			events: ['success', 'failure'],
+			filters: { templateIds: [template('invoice')], channel: 'billing' },
+		});
+		const hooks = [...sb.webhooks.hooks.values()];
+		expect(hooks.map((h) => h.event).sort()).toEqual([
+			'documents.generation.failure',
+			'documents.generation.success',
+		]);
+		for (const hook of hooks) {
+			expect(hook).toMatchObject({
+				url: t.url,
+				workspace_id: billing(),
+				document_template_ids: [template('invoice')],
+				custom_channel: 'billing',
+			});
+		}
+		expect(await t.checkExists()).toBe(true);
+	});
+
+	test('deactivation removes every hook; a restart finds them and registers nothing more', async () => {
+		const t = await activated({ events: ['success', 'failure'] });
+		expect(sb.webhooks.hooks.size).toBe(2);
+		// n8n restarts: it asks checkExists first and creates only when false.
+		expect(await t.checkExists()).toBe(true);
+		expect(sb.webhooks.hooks.size).toBe(2);
+		expect(await t.delete()).toBe(true);
+		expect(sb.webhooks.hooks.size).toBe(0);
+		expect(t.staticData().hooks).toBeUndefined();
+		// A hook already deleted in the dashboard does not make deactivation fail.
+		await t.create();
+		sb.webhooks.hooks.clear();
+		expect(await t.delete()).toBe(true);
+	});
+
+	test('editing the filters: checkExists says no, create replaces the old hooks', async () => {
+		const t = await activated({ events: ['success'] });
+		const [old] = [...sb.webhooks.hooks.keys()];
+		t.setParameters({
+			workspaceId: locator(billing()),
+			events: ['success'],
+			filters: { channel: 'x' },
+		});
+		expect(await t.checkExists()).toBe(false);
+		await t.create();
+		expect([...sb.webhooks.hooks.keys()]).not.toContain(old);
+		expect([...sb.webhooks.hooks.values()].map((h) => h.custom_channel)).toEqual(['x']);
+	});
+
+	test('a refused registration fails activation saying what to fix, and leaves no hook', async () => {
+		trigger = await createWebhookTrigger({
+			parameters: {
+				workspaceId: locator('00000000-0000-4000-8000-00000000abcd'),
+				events: ['success', 'failure'],
+			},
+			credentials: withSecret(),
+		});
+		await expect(trigger.create()).rejects.toMatchObject({
+			message: expect.stringMatching(/refused the data \(422\): workspace must exist/),
+			description: expect.stringMatching(/Check the Workspace/),
+		});
+		expect(sb.webhooks.hooks.size).toBe(0);
+	});
+
+	test('manual registration registers nothing', async () => {
+		trigger = await createWebhookTrigger({
+			parameters: { registration: 'manual' },
+			credentials: withSecret(),
+		});
+		expect(await trigger.checkExists()).toBe(true);
+		expect(await trigger.create()).toBe(true);
+		expect(await trigger.delete()).toBe(true);
+		expect(sb.requests).toHaveLength(0);
+	});
+});
+
+describe('deliveries with a signing secret', () => {
+	test('a document that finishes starts one execution with the card, meta parsed; the file on request', async () => {
+		const t = await activated({ events: ['success'], download: true });
+		const id = await finished({ meta: { order_id: 'A-1' } });
+		await until(() => t.received.length === 1);
+		expect(t.received[0].status).toBe(200);
+		const [items] = t.executions();
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id, status: 'success', meta: { order_id: 'A-1' } });
+		expect(items[0].binary?.data?.mimeType).toBe('application/pdf');
+	});
+
+	test('forged, stale, tampered, unsigned or half-signed deliveries answer 401 and start nothing', async () => {
+		byHandOnly();
+		const t = await activated({ events: ['success'] });
+		const document = deliverable();
+		const bad = [
+			await sb.webhooks.send(t.url, document, {
+				secret: `whsec_${Buffer.from('another key').toString('base64')}`,
+			}),
+			await sb.webhooks.send(t.url, document, { ageSeconds: 301 }),
+			await sb.webhooks.send(t.url, document, { timestamp: Math.floor(Date.now() / 1000) + 400 }),
+			await sb.webhooks.send(t.url, document, { tamper: (b) => b.replace('success', 'failure') }),
+			await sb.webhooks.send(t.url, document, { unsigned: true }),
+			await sb.webhooks.send(t.url, document, { signature: 'v0,abc' }),
+		];
+		expect(bad.map((d) => d.status)).toEqual([401, 401, 401, 401, 401, 401]);
+		expect(bad[1].answer).toMatch(/more than 5 minutes/);
+		expect(t.executions()).toHaveLength(0);
+		// Any of several signatures may match (the service rotates secrets).
+		const body = JSON.stringify({ document });
+		const ts = String(Math.floor(Date.now() / 1000));
+		const good = await sb.webhooks.send(t.url, document, {
+			id: 'msg_rotated',
+			timestamp: Number(ts),
+			signature: `v1,bm90IHRoaXMgb25l ${sb.webhooks.sign('msg_rotated', ts, body)}`,
+		});
+		expect(good.status).toBe(200);
+		expect(t.executions()).toHaveLength(1);
+	});
+
+	test("every item carries the delivery's id (svix-id) as deliveryId", async () => {
+		const t = await activated({ events: ['success'] });
+		await finished({});
+		await until(() => t.received.length === 1);
+		await until(() => t.executions().length === 1);
+		const [delivery] = sb.webhooks.deliveries;
+		expect(delivery.id).toMatch(/^msg_/);
+		expect(t.executions()[0][0].json.deliveryId).toBe(delivery.id);
+		// A delivery sent by hand carries the id it was sent with.
+		byHandOnly();
+		const document = deliverable();
+		const attempt = await sb.webhooks.send(t.url, document, { id: 'msg_same' });
+		expect(attempt.status).toBe(200);
+		await until(() => t.executions().length === 2);
+		expect(t.executions()[1][0].json.deliveryId).toBe('msg_same');
+	});
+
+	test('a repeated delivery (same svix-id) starts nothing the second time', async () => {
+		byHandOnly();
+		const t = await activated({ events: ['success'] });
+		const document = deliverable();
+		await sb.webhooks.send(t.url, document, { id: 'msg_1' });
+		const again = await sb.webhooks.send(t.url, document, { id: 'msg_1' });
+		expect(again.status).toBe(200);
+		expect(t.executions()).toHaveLength(1);
+	});
+
+	test('a delivery whose file cannot be fetched is answered with an error, and its retry starts the run', async () => {
+		byHandOnly();
+		const t = await activated({ events: ['success'], download: true });
+		const document = deliverable();
+		sb.faults.add({ type: 'status', status: 404, path: '/files/' });
+		const first = await sb.webhooks.send(t.url, document, { id: 'msg_retry' });
+		expect(first.status).toBe(500);
+		expect(t.executions()).toHaveLength(0);
+		// The service sends the same delivery again.
+		const again = await sb.webhooks.send(t.url, document, { id: 'msg_retry' });
+		expect(again.status).toBe(200);
+		expect(t.executions()).toHaveLength(1);
+		expect(t.executions()[0][0].binary?.data?.mimeType).toBe('application/pdf');
+	});
+
+	test('deliveries for another template, another channel or another event start nothing', async () => {
+		byHandOnly();
+		const t = await activated({
+			events: ['success'],
+			filters: { templateIds: [template('invoice')], channel: 'billing' },
+		});
+		const answers = [
+			await sb.webhooks.send(
+				t.url,
+				deliverable({
+					document_template_id: template('receipt'),
+					meta: { _webhook_channel: 'billing' },
+				}),
+			),
+			await sb.webhooks.send(t.url, deliverable({ meta: { _webhook_channel: 'hr' } })),
+			await sb.webhooks.send(
+				t.url,
+				deliverable({ status: 'failure', meta: { _webhook_channel: 'billing' } }),
+			),
+		];
+		expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+		expect(t.executions()).toHaveLength(0);
+		await sb.webhooks.send(t.url, deliverable({ meta: { _webhook_channel: 'billing' } }));
+		expect(t.executions()).toHaveLength(1);
+	});
+});
+
+describe('deliveries without a signing secret', () => {
+	test('the body is not trusted: the document is read back with the key, and its real status decides', async () => {
+		const t = await activated({ events: ['success'] }, credentialsFor(sb));
+		byHandOnly();
+		const draft = sb.createDocument({
+			status: 'draft',
+			document_template_id: template('invoice'),
+		}).id;
+		// A forged body claims success for a draft: the API says draft, nothing starts.
+		const forged = await sb.webhooks.send(
+			t.url,
+			{ ...sb.webhooks.documentOf(draft), status: 'success' },
+			{ unsigned: true },
+		);
+		expect(forged.status).toBe(200);
+		const unknown = await sb.webhooks.send(
+			t.url,
+			{ id: '00000000-0000-4000-8000-00000000abcd', status: 'success' },
+			{ unsigned: true },
+		);
+		const junk = await sb.webhooks.send(t.url, null, {
+			unsigned: true,
+			rawBody: '{"document": {"id": "../../x"}}',
+		});
+		// No oracle: an unknown id, a draft and junk get the very same answer.
+		for (const answer of [unknown, junk])
+			expect({ status: answer.status, body: answer.answer }).toEqual({
+				status: forged.status,
+				body: forged.answer,
+			});
+		expect(t.executions()).toHaveLength(0);
+		// A real one: the service's own record is emitted.
+		sb.setOptions({ webhooks: true });
+		sb.resetRequests();
+		const id = await finished({});
+		await until(() => t.executions().length === 1);
+		expect(t.executions()[0][0].json).toMatchObject({ id, status: 'success' });
+		// Without a secret nothing is trusted, the delivery's id neither.
+		expect(t.executions()[0][0].json).not.toHaveProperty('deliveryId');
+		expect(sb.requests.some((r) => r.path === `/api/v1/document_cards/${id}`)).toBe(true);
+	});
+});

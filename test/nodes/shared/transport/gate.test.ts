@@ -1,0 +1,299 @@
+/**
+ * Large batches against a plan with limits, on the real engine against the sandbox (short
+ * windows, so they run in seconds): a request limit with or without Retry-After or announced
+ * in headers, a wait longer than the node accepts, the Wait Timeout that does not run while
+ * the limit holds, a quota spent mid-batch, the service's generation queue; and every
+ * document made named in exactly one item, output or error.
+ */
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import type { Sandbox } from '../../../sandbox';
+import {
+	CONTINUE,
+	apiRequests,
+	creates,
+	numbered,
+	numberedCreate,
+	run,
+	withSandbox,
+} from '../../DocumentGeneration/helpers';
+
+const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters =>
+	numberedCreate(sb, { options });
+
+/** Every output item succeeded with its file, in input order. */
+function expectAllSucceeded(items: INodeExecutionData[], n: number) {
+	expect(items).toHaveLength(n);
+	expect(items.filter((i) => i.json.status === 'success' && i.binary?.data)).toHaveLength(n);
+	expect(items.map((i) => (i.json.meta as IDataObject).order_id)).toEqual(
+		numbered(n).map((x) => `O-${x.n}`),
+	);
+}
+
+/** Every document the sandbox made appears in exactly one item: output (`id`) or error (`documentId`). */
+function expectEveryDocumentNamedOnce(sb: Sandbox, items: INodeExecutionData[]) {
+	const named = items
+		.map((i) => (i.json.error ? i.json.documentId : i.json.id))
+		.filter((id): id is string => typeof id === 'string');
+	expect(new Set(named).size).toBe(named.length);
+	expect([...named].sort()).toEqual([...sb.documents.keys()].sort());
+}
+
+const limited = (sb: Sandbox) => apiRequests(sb).filter((r) => r.status === 429);
+
+describe('a request limit', () => {
+	test('with Retry-After: every item succeeds with one document; a 429 holds every request until the window ends', async () => {
+		await withSandbox({ rateLimit: { requests: 10, perMs: 2000 } }, async (sb) => {
+			const result = await run(sb, create(sb), numbered(25), CONTINUE);
+			expect(result.error).toBeUndefined();
+			expectAllSucceeded(result.items, 25);
+			expect(sb.documents.size).toBe(25);
+			expect(creates(sb).filter((r) => r.status === 201)).toHaveLength(25);
+			expect(limited(sb).length).toBeGreaterThan(0);
+			// After a 429, nothing new reaches the service before its window ends (only requests
+			// already on their way when the 429 came).
+			for (const refused of limited(sb)) {
+				const windowEnd = (Math.floor(refused.at / 2000) + 1) * 2000;
+				const early = apiRequests(sb).filter((r) => r.at > refused.at + 300 && r.at < windowEnd);
+				expect(early).toEqual([]);
+			}
+			// Without the pace every queued create would have been refused once per window.
+			expect(limited(sb).length).toBeLessThan(25);
+		});
+	});
+
+	test('without Retry-After: a backoff shared by every request; every item succeeds with one document', async () => {
+		await withSandbox(
+			{ rateLimit: { requests: 8, perMs: 2000, retryAfter: false } },
+			async (sb) => {
+				const result = await run(sb, create(sb), numbered(20), CONTINUE);
+				expectAllSucceeded(result.items, 20);
+				expect(sb.documents.size).toBe(20);
+				expect(limited(sb).length).toBeGreaterThan(0);
+				expect(limited(sb).every((r) => r.headers['retry-after'] === undefined)).toBe(true);
+			},
+		);
+	});
+
+	test.each(['x', 'ietf'] as const)(
+		'announced in %s headers: paced ahead, no 429 once the first answer told the budget',
+		async (headers) => {
+			await withSandbox({ rateLimit: { requests: 10, perMs: 2000, headers } }, async (sb) => {
+				const result = await run(sb, create(sb), numbered(25), CONTINUE);
+				expectAllSucceeded(result.items, 25);
+				// The first wave (8 at once) goes out before any answer; after it, none is refused.
+				expect(
+					apiRequests(sb)
+						.slice(8)
+						.filter((r) => r.status === 429),
+				).toEqual([]);
+			});
+		},
+	);
+
+	test('a wait longer than Max Wait for Rate Limit fails the items that need it at once, saying what the service asked and what to change; every document made is named once', async () => {
+		await withSandbox({}, async (sb) => {
+			// The first create is refused with a 30 s wait; the node accepts 5 s.
+			const started = Date.now();
+			sb.faults.add({
+				type: 'status',
+				status: 429,
+				retryAfter: '30',
+				method: 'POST',
+				path: /^\/api\/v1\/documents$/,
+				times: 1,
+			});
+			const result = await run(sb, create(sb, { maxRateLimitWait: 5 }), numbered(12), CONTINUE);
+			expect(Date.now() - started).toBeLessThan(15_000);
+			const failed = result.items.filter((i) => i.json.error);
+			expect(failed.length).toBeGreaterThan(0);
+			for (const item of failed) {
+				expect(item.json.error).toMatch(
+					/^The service asked to wait 30 s before the next request \(429 Too Many Requests\) while trying to /,
+				);
+				expect(item.json.message).toMatch(
+					/longest wait this run accepts, Options → Max Wait for Rate Limit \(5 s\), so nothing more was sent/,
+				);
+				expect(item.json.message).toMatch(/lower the batch's pace/);
+			}
+			expect(result.items).toHaveLength(12);
+			expectEveryDocumentNamedOnce(sb, result.items);
+			// Documents made before the refusal and waited for are named with their status.
+			for (const item of failed.filter((i) => i.json.documentId)) {
+				expect(item.json.message).toContain(`Its document was made: ${item.json.documentId}`);
+				expect(sb.documents.has(String(item.json.documentId))).toBe(true);
+			}
+		});
+	});
+
+	test('time held by the limit does not count against the Wait Timeout', async () => {
+		// Generation takes 3.5 s, the Wait Timeout is 3 s of it: the first poll (at 1 s) is held
+		// 2 s by a 429, so the document is still generating at 3.2 s of wall time.
+		await withSandbox({ pendingMs: 100, generatingMs: 3400 }, async (sb) => {
+			sb.faults.add({
+				type: 'status',
+				status: 429,
+				retryAfter: '2',
+				method: 'GET',
+				path: '/api/v1/document_cards',
+				times: 1,
+			});
+			const started = Date.now();
+			const result = await run(sb, create(sb, { waitTimeout: 3 }), numbered(2), CONTINUE);
+			expect(Date.now() - started).toBeGreaterThan(3500);
+			expectAllSucceeded(result.items, 2);
+		});
+	});
+});
+
+describe('a quota spent mid-batch', () => {
+	test('the items not sent yet are not sent: they fail at once naming the quota; a hint says so', async () => {
+		await withSandbox({ availableDocuments: 3 }, async (sb) => {
+			const result = await run(sb, create(sb), numbered(20), CONTINUE);
+			const ok = result.items.filter((i) => i.json.status === 'success');
+			const refused = result.items.filter((i) =>
+				/You've reached your quota/.test(String(i.json.error)),
+			);
+			const notSent = result.items.filter(
+				(i) => i.json.error === "Not sent: the account's document quota is spent",
+			);
+			expect(ok).toHaveLength(3);
+			expect(refused.length).toBeGreaterThan(0);
+			expect(ok.length + refused.length + notSent.length).toBe(20);
+			// At most the creates already on their way when the first refusal came (8 at a time).
+			expect(creates(sb).length).toBeLessThanOrEqual(3 + 8);
+			expect(notSent.length).toBeGreaterThanOrEqual(20 - 3 - 8);
+			expect(notSent[0].json.message).toMatch(/Add documents to the plan or upgrade it/);
+			expect(sb.documents.size).toBe(3);
+			expectEveryDocumentNamedOnce(sb, result.items);
+			const hints = result.runData['Document Generation'][0].hints ?? [];
+			expect(hints.map((h) => h.message)).toContainEqual(
+				expect.stringMatching(
+					/^The account's document quota ran out during this run: \d+ items were not sent after the service refused one\./,
+				),
+			);
+		});
+	});
+
+	test('documents that fail with "Quota exceeded" fail their own items, named, and the hint counts them', async () => {
+		await withSandbox(
+			{ availableDocuments: 2, quotaMode: 'fail', generatingMs: 300 },
+			async (sb) => {
+				const result = await run(sb, create(sb), numbered(4), CONTINUE);
+				const failed = result.items.filter((i) => /Quota exceeded/.test(String(i.json.error)));
+				expect(failed).toHaveLength(2);
+				for (const item of failed) expect(item.json.status).toBe('failure');
+				expectEveryDocumentNamedOnce(sb, result.items);
+				const hints = result.runData['Document Generation'][0].hints ?? [];
+				expect(hints.map((h) => h.message)).toContainEqual(
+					expect.stringMatching(
+						/quota ran out during this run: 2 documents failed with "Quota exceeded"/,
+					),
+				);
+			},
+		);
+	});
+});
+
+describe('items that fail after their document was made name it', () => {
+	test('a wait timeout, under Continue: documentId, last status and how to fetch it', async () => {
+		await withSandbox({ generatingMs: 20_000 }, async (sb) => {
+			const result = await run(sb, create(sb, { waitTimeout: 1 }), numbered(2), CONTINUE);
+			for (const item of result.items) {
+				const id = String(item.json.documentId);
+				expect(sb.documents.has(id)).toBe(true);
+				expect(item.json).toMatchObject({
+					error: `Document ${id} was still generating after waiting 1 s`,
+					status: 'generating',
+				});
+				expect(item.json.message).toContain(
+					`Its document was made: ${id} (last status: generating). Fetch it with Get or Download (Document ID ${id})`,
+				);
+			}
+			expectEveryDocumentNamedOnce(sb, result.items);
+		});
+	});
+
+	test('a download that fails: documentId with status success', async () => {
+		await withSandbox({}, async (sb) => {
+			sb.faults.add({ type: 'status', status: 404, method: 'GET', path: '/files/', times: 50 });
+			const result = await run(sb, create(sb), numbered(2), CONTINUE);
+			for (const item of result.items) {
+				expect(item.json.error).toMatch(/^The file could not be downloaded \(404\)/);
+				expect(item.json.status).toBe('success');
+				expect(sb.documents.get(String(item.json.documentId))?.status).toBe('success');
+			}
+			expectEveryDocumentNamedOnce(sb, result.items);
+		});
+	});
+
+	test('to the error output: only error and message (what n8n 1.x routes), the message names the document', async () => {
+		await withSandbox({ generatingMs: 20_000 }, async (sb) => {
+			const result = await run(sb, create(sb, { waitTimeout: 1 }), numbered(2), {
+				onError: 'continueErrorOutput',
+			});
+			const [ok, failed] = result.outputs;
+			expect(ok).toEqual([]);
+			expect(failed).toHaveLength(2);
+			for (const item of failed) {
+				expect(Object.keys(item.json).sort()).toEqual(['error', 'message', 'n']);
+				const id = /^Document (\S+) was still/.exec(String(item.json.error))![1];
+				expect(item.json.message).toContain(`Its document was made: ${id}`);
+			}
+		});
+	});
+
+	test('without Continue, the error that stops the run names the other documents it made', async () => {
+		await withSandbox({ generatingMs: 20_000 }, async (sb) => {
+			const result = await run(sb, create(sb, { waitTimeout: 1 }), numbered(3));
+			const ids = [...sb.documents.keys()];
+			expect(ids).toHaveLength(3);
+			const own = /^Document (\S+) was still/.exec(result.error!.message)![1];
+			expect(result.error!.description).toContain(`Its document was made: ${own}`);
+			expect(result.error!.description).toMatch(
+				/This run had also made 2 other documents \(.+\); they are kept and keep generating/,
+			);
+			for (const id of ids)
+				expect(`${result.error!.message} ${result.error!.description}`).toContain(id);
+		});
+	});
+});
+
+describe('what happened on long work: execution hints on the node', () => {
+	test('the request limit: how many requests were refused, how long the run waited, what to change', async () => {
+		await withSandbox({ rateLimit: { requests: 6, perMs: 1000 } }, async (sb) => {
+			const result = await run(sb, create(sb), numbered(10), CONTINUE);
+			expectAllSucceeded(result.items, 10);
+			const hints = result.runData['Document Generation'][0].hints ?? [];
+			const hint = hints.find((h) => /request limit/.test(h.message));
+			expect(hint).toMatchObject({ type: 'warning', location: 'outputPane' });
+			expect(hint!.message).toMatch(
+				/^10 items: the service's request limit answered \d+ of \d+ requests with 429 \(Too Many Requests\); the longest wait it asked for was \d s, so this run waited \d+ s for it in all\./,
+			);
+			expect(hint!.message).toMatch(/Loop Over Items with a Wait node/);
+			expect(hint!.message).toMatch(/Max Wait for Rate Limit/);
+		});
+	});
+
+	test("the service's queue: documents that waited pending for seconds", async () => {
+		// One worker, a second per document: the ninth starts generating after 8 s.
+		await withSandbox({ workers: 1, pendingMs: 20, generatingMs: 1000 }, async (sb) => {
+			const result = await run(sb, create(sb), numbered(9), CONTINUE);
+			expectAllSucceeded(result.items, 9);
+			const hints = result.runData['Document Generation'][0].hints ?? [];
+			expect(hints.map((h) => h.message)).toContainEqual(
+				expect.stringMatching(
+					/^9 items: \d documents? waited up to \d+ s in the service's queue before generating/,
+				),
+			);
+		});
+	});
+
+	test('no limit, no queue: no hint', async () => {
+		await withSandbox({}, async (sb) => {
+			const result = await run(sb, create(sb), numbered(3), CONTINUE);
+			expectAllSucceeded(result.items, 3);
+			expect(result.runData['Document Generation'][0].hints ?? []).toEqual([]);
+		});
+	});
+});

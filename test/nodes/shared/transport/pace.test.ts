@@ -1,0 +1,232 @@
+/** Unit tests of the pure pace (nodes/shared/transport/pace.ts): a fixed clock, a fixed random. */
+import fc from 'fast-check';
+
+import { parseLimitHeaders } from '../../../../nodes/shared/transport/limitHeaders';
+import { LIMIT_BACKOFF, Pace } from '../../../../nodes/shared/transport/pace';
+
+const T = 1_000_000;
+
+/** Starts as many requests as the pace lets start at `now`; answers their start time. */
+function startAll(pace: Pace, now: number, max = 100): number {
+	let started = 0;
+	while (started < max && pace.readyIn(now) === 0) {
+		pace.start(now);
+		started++;
+	}
+	return started;
+}
+
+describe('concurrency', () => {
+	test('up to the maximum in flight; an answer frees a place', () => {
+		const pace = new Pace(8);
+		expect(startAll(pace, T)).toBe(8);
+		expect(pace.readyIn(T)).toBe(Infinity);
+		pace.finish(T + 10, T, 200);
+		expect(pace.readyIn(T + 10)).toBe(0);
+	});
+
+	test('a request that got no answer frees its place and tells nothing of the limit', () => {
+		const pace = new Pace(1);
+		pace.start(T);
+		pace.finish(T + 5, T);
+		expect(pace.readyIn(T + 5)).toBe(0);
+		expect(pace.report(T + 5)).toMatchObject({ limited: 0, heldMs: 0 });
+	});
+});
+
+describe('a 429 with Retry-After', () => {
+	test('holds every request until then, and the hold is counted', () => {
+		const pace = new Pace(8);
+		startAll(pace, T);
+		pace.finish(T + 100, T, 429, 5000);
+		expect(pace.readyIn(T + 100)).toBe(5000);
+		expect(pace.readyIn(T + 3000)).toBe(2100);
+		expect(pace.askedWait(T + 3000)).toEqual({ asked: 5000, left: 2100 });
+		expect(pace.heldMs(T + 3000)).toBe(2900);
+		expect(pace.heldMs(T + 9000)).toBe(5000);
+		expect(pace.report(T + 9000)).toMatchObject({ limited: 1, episodes: 1, longestAskedMs: 5000 });
+	});
+
+	test('the 429s of requests already on their way are one episode; a longer Retry-After extends the hold', () => {
+		const pace = new Pace(8);
+		startAll(pace, T);
+		pace.finish(T + 100, T, 429, 2000);
+		pace.finish(T + 110, T, 429, 2000);
+		pace.finish(T + 120, T, 429, 3000);
+		expect(pace.report(T + 120)).toMatchObject({ limited: 3, episodes: 1 });
+		expect(pace.readyIn(T + 120)).toBe(3000);
+		// Held time is one interval, not three.
+		expect(pace.heldMs(T + 10_000)).toBe(3020);
+	});
+
+	test('after the hold one request goes alone (the probe); once it passes, half the former concurrency', () => {
+		const pace = new Pace(8);
+		startAll(pace, T);
+		for (let i = 0; i < 8; i++) pace.finish(T + 100, T, 429, 1000);
+		const after = T + 1100;
+		expect(startAll(pace, after)).toBe(1);
+		pace.finish(after + 50, after, 200);
+		expect(startAll(pace, after + 50)).toBe(4);
+	});
+
+	test('concurrency climbs back by one per window of answers that pass', () => {
+		const pace = new Pace(8);
+		startAll(pace, T);
+		for (let i = 0; i < 8; i++) pace.finish(T + 1, T, 429, 0);
+		let now = T + 10;
+		const inFlight: number[] = [];
+		for (let round = 0; round < 40; round++) {
+			const n = startAll(pace, now);
+			inFlight.push(n);
+			for (let i = 0; i < n; i++) pace.finish(now + 1, now, 200);
+			now += 10;
+		}
+		expect(inFlight[0]).toBe(1); // the probe
+		expect(Math.max(...inFlight)).toBe(8);
+		// Monotone climb, never a jump back to 8 at once.
+		expect(inFlight[2]).toBeLessThanOrEqual(5);
+	});
+});
+
+describe('a 429 without Retry-After', () => {
+	test('a shared backoff with jitter that grows while the probes are refused and starts over once one passes', () => {
+		const pace = new Pace(8, () => 1);
+		startAll(pace, T);
+		pace.finish(T + 1, T, 429);
+		const first = pace.readyIn(T + 1);
+		expect(first).toBe(LIMIT_BACKOFF.baseMs);
+		expect(pace.askedWait(T + 1)).toBeUndefined();
+		// A straggler sent before the 429 does not make the backoff longer.
+		pace.finish(T + 2, T, 429);
+		expect(pace.readyIn(T + 2)).toBe(first - 1);
+		let now = T + 1 + first;
+		const holds: number[] = [first];
+		for (let i = 0; i < 7; i++) {
+			startAll(pace, now);
+			pace.finish(now, now, 429);
+			holds.push(pace.readyIn(now));
+			now += holds[holds.length - 1];
+		}
+		expect(holds).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 32_000, 32_000]);
+		startAll(pace, now);
+		pace.finish(now, now, 200);
+		startAll(pace, now);
+		pace.finish(now + 1, now, 429);
+		expect(pace.readyIn(now + 1)).toBe(1000);
+	});
+
+	test('jitter: each hold is between half and all of its step', () => {
+		fc.assert(
+			fc.property(fc.double({ min: 0, max: 0.999, noNaN: true }), (r) => {
+				const pace = new Pace(2, () => r);
+				pace.start(T);
+				pace.finish(T, T, 429);
+				const hold = pace.readyIn(T);
+				return hold >= LIMIT_BACKOFF.baseMs / 2 && hold <= LIMIT_BACKOFF.baseMs;
+			}),
+		);
+	});
+});
+
+describe('a learned budget', () => {
+	test('near the count that passed in the last window, requests go one at a time', () => {
+		const pace = new Pace(8);
+		let now = T;
+		// 20 pass, then a 429 (with Retry-After to the window end).
+		for (let i = 0; i < 20; i++) {
+			pace.start(now);
+			pace.finish(now, now, 200);
+		}
+		pace.start(now);
+		pace.finish(now, now, 429, 1000);
+		now += 1000;
+		const waves: number[] = [];
+		for (let passed = 0; passed < 20; ) {
+			const n = startAll(pace, now);
+			waves.push(n);
+			for (let i = 0; i < n; i++) pace.finish(now, now, 200);
+			passed += n;
+		}
+		// The probe, then a few at a time, then alone as the learned 20 comes near.
+		expect(waves[0]).toBe(1);
+		expect(waves.slice(-4)).toEqual([1, 1, 1, 1]);
+	});
+});
+
+describe('an announced budget', () => {
+	test('requests stop when it is spent and go on at its reset, without a 429', () => {
+		const pace = new Pace(8);
+		pace.start(T);
+		pace.finish(T + 10, T, 200, undefined, { limit: 10, remaining: 3, resetMs: 2000 });
+		expect(startAll(pace, T + 10)).toBe(3);
+		const wait = pace.readyIn(T + 10);
+		expect(wait).toBeGreaterThanOrEqual(2000);
+		expect(pace.askedWait(T + 10)?.left).toBe(wait);
+		expect(pace.report(T + 10).limited).toBe(0);
+		// Past the reset the budget is unknown again until an answer tells it.
+		expect(pace.readyIn(T + 10 + wait)).toBe(0);
+	});
+
+	test('requests still in flight are counted against what is left', () => {
+		const pace = new Pace(8);
+		startAll(pace, T);
+		pace.finish(T + 10, T, 200, undefined, { remaining: 8, resetMs: 5000 });
+		// 7 in flight may take 7 of the 8: one more may start.
+		expect(startAll(pace, T + 10)).toBe(1);
+	});
+});
+
+describe('parseLimitHeaders', () => {
+	const from = (headers: Record<string, string>) => (name: string) => headers[name];
+
+	test('X-RateLimit-*: reset as a unix time, read against the answer’s own clock', () => {
+		const now = Date.UTC(2026, 10, 24, 12, 0, 10);
+		expect(
+			parseLimitHeaders(
+				from({
+					'x-ratelimit-limit': '100',
+					'x-ratelimit-remaining': '42',
+					'x-ratelimit-reset': String(Date.UTC(2026, 10, 24, 12, 1, 0) / 1000),
+				}),
+				now,
+			),
+		).toEqual({ limit: 100, remaining: 42, resetMs: 50_000 });
+	});
+
+	test('X-RateLimit-Reset as seconds from now', () => {
+		expect(
+			parseLimitHeaders(from({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '12' }), T),
+		).toEqual({ remaining: 0, resetMs: 12_000 });
+	});
+
+	test('IETF drafts: separate fields, the combined field, and the structured one with a policy', () => {
+		expect(
+			parseLimitHeaders(
+				from({ 'ratelimit-limit': '10', 'ratelimit-remaining': '4', 'ratelimit-reset': '7' }),
+				T,
+			),
+		).toEqual({ limit: 10, remaining: 4, resetMs: 7000 });
+		expect(parseLimitHeaders(from({ ratelimit: 'limit=10, remaining=4, reset=7' }), T)).toEqual({
+			limit: 10,
+			remaining: 4,
+			resetMs: 7000,
+		});
+		expect(
+			parseLimitHeaders(
+				from({ ratelimit: '"default";r=4;t=7', 'ratelimit-policy': '"default";q=10;w=60' }),
+				T,
+			),
+		).toEqual({ limit: 10, remaining: 4, resetMs: 7000 });
+	});
+
+	test('several policies in one field: the tightest counts', () => {
+		expect(
+			parseLimitHeaders(from({ ratelimit: '"hour";r=400;t=3000, "minute";r=3;t=20' }), T),
+		).toEqual({ remaining: 3, resetMs: 20_000 });
+	});
+
+	test('none, or junk: nothing', () => {
+		expect(parseLimitHeaders(from({}), T)).toBeUndefined();
+		expect(parseLimitHeaders(from({ 'x-ratelimit-remaining': 'lots' }), T)).toBeUndefined();
+	});
+});

@@ -1,0 +1,82 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The workspace list (`GET /api/v1/workspace_cards`) is read page after page within the shared
+ * paging bound, like the document list: a list that never ends, or names a next page that is
+ * not after the current one, fails with a clear error instead of stopping silently part-way.
+ * Through the editor's methods (harness `listSearch` / `loadOptions`) on the BUILT package.
+ */
+import http from 'http';
+import type { AddressInfo } from 'net';
+
+import { listSearch, loadOptions } from '../../../harness';
+
+const KEY = 'sk_workspace_list_test_key';
+const MAX_PAGES = 2000;
+
+interface Endless {
+	url: string;
+	requests: () => number;
+	close: () => Promise<void>;
+}
+
+/** A workspace list whose every page names a next one (`next` decides which): one card a page. */
+async function endlessWorkspaces(next: (page: number) => number): Promise<Endless> {
+	let requests = 0;
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		if (url.pathname !== '/api/v1/workspace_cards') {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end('{"errors":[{"status":"404","title":"Not Found"}]}');
+			return;
+		}
+		requests++;
+		const page = Number(url.searchParams.get('page[number]') ?? 1);
+		const card = {
+			id: `00000000-0000-4000-8000-${String(page).padStart(12, '0')}`,
+			identifier: `w${page}`,
+		};
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(
+			JSON.stringify({
+				workspace_cards: [card],
+				meta: { current_page: page, next_page: next(page), total_pages: page + 1 },
+			}),
+		);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		requests: () => requests,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+test('a workspace list that never ends fails at the shared bound, naming what to do', async () => {
+	const service = await endlessWorkspaces((page) => page + 1);
+	try {
+		const credentials = { apiKey: KEY, baseUrl: service.url };
+		const failure = await listSearch('searchWorkspaces', { credentials }).then(
+			() => undefined,
+			(error: Error & { description?: string }) => error,
+		);
+		expect(failure?.message).toBe(`The workspace list did not end after ${MAX_PAGES} pages`);
+		expect(failure?.description).toMatch(/by its ID/);
+		expect(JSON.stringify(failure)).not.toContain(KEY);
+		expect(service.requests()).toBe(MAX_PAGES);
+	} finally {
+		await service.close();
+	}
+});
+
+test('a workspace page naming an earlier page fails at once with the page it named', async () => {
+	const service = await endlessWorkspaces((page) => (page < 3 ? page + 1 : 2));
+	try {
+		await expect(
+			loadOptions('getWorkspaces', { credentials: { apiKey: KEY, baseUrl: service.url } }),
+		).rejects.toThrow('The workspace list did not end: page 3 named page 2 as the next one');
+		expect(service.requests()).toBe(3);
+	} finally {
+		await service.close();
+	}
+});
