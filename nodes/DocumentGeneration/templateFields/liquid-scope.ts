@@ -5,7 +5,19 @@
  * item fields or path parts than `TEMPLATE_BOUNDS` allows. Pure.
  */
 import { TEMPLATE_BOUNDS, tooDeep, tooManyFields } from './bounds';
-import type { LiquidVariable } from './liquid';
+
+export interface LiquidVariable {
+	/** The dotted path from the data's root, e.g. `customer.name`. */
+	path: string;
+	/** Whether a loop runs over it (`lines` in `for line in lines`), or it is read as a list. */
+	collection: boolean;
+	/** What the template reads of each item of the collection, e.g. `description`. */
+	itemFields: string[];
+	/** Printed (`{{ }}`, `echo`) at least once without a `default` filter. */
+	printed: boolean;
+	/** Read with a `default` filter somewhere. */
+	defaulted: boolean;
+}
 
 /** A loop variable: the collection it walks (a root path) and where in an item it points. */
 export interface Binding {

@@ -18,21 +18,10 @@ import {
 	withoutNamedArguments,
 	withoutStrings,
 } from './liquid-scan';
-import { Blocks, checkDepth, Variables, type Binding } from './liquid-scope';
-import { tokens } from './liquid-tokens';
+import { Blocks, checkDepth, Variables, type Binding, type LiquidVariable } from './liquid-scope';
 
-export interface LiquidVariable {
-	/** The dotted path from the data's root, e.g. `customer.name`. */
-	path: string;
-	/** Whether a loop runs over it (`lines` in `for line in lines`), or it is read as a list. */
-	collection: boolean;
-	/** What the template reads of each item of the collection, e.g. `description`. */
-	itemFields: string[];
-	/** Printed (`{{ }}`, `echo`) at least once without a `default` filter. */
-	printed: boolean;
-	/** Read with a `default` filter somewhere. */
-	defaulted: boolean;
-}
+export type { LiquidVariable };
+import { tokens } from './liquid-tokens';
 
 /** Operators, literals and loop options: words of the language, not of the data. */
 const WORDS = new Set(
