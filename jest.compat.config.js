@@ -19,6 +19,16 @@ const backendCommon = fs.existsSync(path.join(modules, '@n8n', 'backend-common')
 module.exports = {
 	...base,
 	testMatch: ['<rootDir>/test/{nodes,resilience,harness,examples}/**/*.test.ts'],
+	// The editor's suites (descriptions and defaults, pickers, Template Fields' resource mapper,
+	// the AI agent tool) are claimed on n8n 2.x only, as the package's compatibility table says.
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'<rootDir>/test/nodes/(description|defaults)\\.test\\.ts$',
+		'<rootDir>/test/nodes/DocumentGeneration/agent-tool\\.test\\.ts$',
+		'<rootDir>/test/nodes/DocumentGeneration/methods/',
+		'<rootDir>/test/nodes/DocumentGeneration/actions/library\\.editor\\.test\\.ts$',
+		'<rootDir>/test/nodes/shared/methods/',
+	],
 	moduleNameMapper: {
 		...backendCommon,
 		'^(n8n-core|n8n-workflow|@n8n/di|@n8n/backend-common|@n8n/config|@n8n/errors)(/.*)?$': `${modules}/$1$2`,
