@@ -30,6 +30,7 @@ export async function listTemplateFolders(
 			key: 'template_folders',
 			workspaceKey: 'app_id',
 			what: 'list template folders',
+			name: 'template folder list',
 			schema: templateFolderListEnvelope,
 		},
 		workspaceId,

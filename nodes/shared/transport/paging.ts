@@ -20,7 +20,14 @@ export const DEFAULT_PAGE_SIZE = 24;
 export const MAX_LIST_PAGES = 2000;
 
 /** Where a list is read, which decides how the request can be narrowed. */
-export type ListReader = 'getAll' | 'trigger' | 'lookUp' | 'wait' | 'picker' | 'workspaces';
+export type ListReader =
+	| 'getAll'
+	| 'trigger'
+	| 'lookUp'
+	| 'wait'
+	| 'picker'
+	| 'workspaces'
+	| 'library';
 
 const NARROW: Record<ListReader, string> = {
 	getAll:
@@ -31,6 +38,7 @@ const NARROW: Record<ListReader, string> = {
 	wait: 'Fewer documents in one run (or a smaller batch with Loop Over Items) keeps the list short.',
 	picker: 'Type part of the document’s file name or its ID to narrow the list.',
 	workspaces: 'Enter the workspace by its ID instead of choosing it from the list.',
+	library: 'The service answers this list in one page (page=all): enter the record by its ID.',
 };
 
 export interface UnendingList {
@@ -40,6 +48,8 @@ export interface UnendingList {
 	/** A page that named a next page not after itself: that page and what it named. */
 	backwards?: { page: number; next: number };
 	itemIndex?: number;
+	/** The list's name when it is not the document or workspace list: "snippet list". */
+	list?: string;
 }
 
 /**
@@ -48,12 +58,12 @@ export interface UnendingList {
  */
 export function unendingListError(node: INode, fault: UnendingList): NodeOperationError {
 	const { reader, pages, backwards, itemIndex } = fault;
-	const list = reader === 'workspaces' ? 'workspace list' : 'document list';
+	const list = fault.list ?? (reader === 'workspaces' ? 'workspace list' : 'document list');
 	const message = backwards
 		? `The ${list} did not end: page ${backwards.page} named page ${backwards.next} as the next one`
 		: `The ${list} did not end after ${MAX_LIST_PAGES} pages`;
 	const held =
-		reader === 'workspaces'
+		reader === 'workspaces' || reader === 'library'
 			? `${pages} read`
 			: `${pages} read, up to ${MAX_LIST_PAGES * REQUESTED_PAGE_SIZE} documents at ${REQUESTED_PAGE_SIZE} a page`;
 	const why = backwards

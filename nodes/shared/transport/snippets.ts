@@ -28,6 +28,7 @@ export async function listSnippets(
 			key: 'snippets',
 			workspaceKey: 'workspace_id',
 			what: 'list snippets',
+			name: 'snippet list',
 			schema: snippetListEnvelope,
 		},
 		workspaceId,

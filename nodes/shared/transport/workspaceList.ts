@@ -8,10 +8,8 @@ import type { z } from 'zod';
 
 import type { CallOptions, TransportContext } from '../types';
 import type { Query } from './calls';
+import { MAX_LIST_PAGES, nextPageAfter, unendingListError } from './paging';
 import { apiRequest } from './request';
-
-/** Pages read at most when the service ignores `page=all` (24 or more records each). */
-export const MAX_WORKSPACE_LIST_PAGES = 50;
 
 type ListAnswer<K extends string> = Record<K, unknown[]> & {
 	meta?: { next_page?: number | null } | null;
@@ -26,6 +24,8 @@ export interface WorkspaceList<K extends string> {
 	workspaceKey: string;
 	/** The call, for messages: "list snippets". */
 	what: string;
+	/** The list, for the error of one that does not end: "snippet list". */
+	name: string;
 	schema: z.ZodType<ListAnswer<K>, z.ZodTypeDef, unknown>;
 }
 
@@ -40,10 +40,13 @@ export async function listInWorkspace<K extends string>(
 	options: CallOptions = {},
 ): Promise<IDataObject[]> {
 	const records: IDataObject[] = [];
-	let page: number | undefined;
-	for (let read = 0; read < MAX_WORKSPACE_LIST_PAGES; read++) {
+	const fault = { reader: 'library' as const, list: list.name, itemIndex: options.itemIndex };
+	let page = 1;
+	for (let read = 1; ; read++) {
+		if (read > MAX_LIST_PAGES)
+			throw unendingListError(ctx.getNode(), { ...fault, pages: MAX_LIST_PAGES });
 		const query: Query = [['q[workspace_id]', workspaceId]];
-		query.push(page === undefined ? ['page', 'all'] : ['page[number]', page]);
+		query.push(read === 1 ? ['page', 'all'] : ['page[number]', page]);
 		const answer = await apiRequest(
 			ctx,
 			{ method: 'GET', path: list.path, query, what: list.what, ...options },
@@ -51,8 +54,14 @@ export async function listInWorkspace<K extends string>(
 		);
 		const found = answer[list.key] as IDataObject[];
 		records.push(...found);
-		const next = answer.meta?.next_page;
-		if (typeof next !== 'number' || next <= (page ?? 1) || found.length === 0) break;
+		const next = nextPageAfter(page, answer.meta?.next_page, found.length);
+		if (next === null) break;
+		if (typeof next === 'object')
+			throw unendingListError(ctx.getNode(), {
+				...fault,
+				pages: read,
+				backwards: { page, next: next.backwards },
+			});
 		page = next;
 	}
 	const wanted = workspaceId.toLowerCase();

@@ -1,14 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * The workspace list (`GET /api/v1/workspace_cards`) is read page after page within the shared
- * paging bound, like the document list: a list that never ends, or names a next page that is
+ * The workspace list (`GET /api/v1/workspace_cards`), and a workspace's snippets should the
+ * service page them despite `page=all`, are read page after page within the shared paging
+ * bound, like the document list: a list that never ends, or names a next page that is
  * not after the current one, fails with a clear error instead of stopping silently part-way.
  * Through the editor's methods (harness `listSearch` / `loadOptions`) on the BUILT package.
  */
 import http from 'http';
 import type { AddressInfo } from 'net';
 
-import { listSearch, loadOptions } from '../../../harness';
+import { listSearch, loadOptions, runNode } from '../../../harness';
 
 const KEY = 'sk_workspace_list_test_key';
 const MAX_PAGES = 2000;
@@ -24,7 +25,8 @@ async function endlessWorkspaces(next: (page: number) => number): Promise<Endles
 	let requests = 0;
 	const server = http.createServer((req, res) => {
 		const url = new URL(req.url ?? '/', 'http://localhost');
-		if (url.pathname !== '/api/v1/workspace_cards') {
+		const snippets = url.pathname === '/api/v1/snippets';
+		if (url.pathname !== '/api/v1/workspace_cards' && !snippets) {
 			res.writeHead(404, { 'content-type': 'application/json' });
 			res.end('{"errors":[{"status":"404","title":"Not Found"}]}');
 			return;
@@ -38,7 +40,7 @@ async function endlessWorkspaces(next: (page: number) => number): Promise<Endles
 		res.writeHead(200, { 'content-type': 'application/json' });
 		res.end(
 			JSON.stringify({
-				workspace_cards: [card],
+				[snippets ? 'snippets' : 'workspace_cards']: [card],
 				meta: { current_page: page, next_page: next(page), total_pages: page + 1 },
 			}),
 		);
@@ -76,6 +78,27 @@ test('a workspace page naming an earlier page fails at once with the page it nam
 			loadOptions('getWorkspaces', { credentials: { apiKey: KEY, baseUrl: service.url } }),
 		).rejects.toThrow('The workspace list did not end: page 3 named page 2 as the next one');
 		expect(service.requests()).toBe(3);
+	} finally {
+		await service.close();
+	}
+});
+
+test("a workspace's snippet list that pages for ever despite page=all fails at the shared bound", async () => {
+	const service = await endlessWorkspaces((page) => page + 1);
+	try {
+		const workspaceId = '00000000-0000-4000-8000-000000000001';
+		const result = await runNode({
+			parameters: {
+				resource: 'snippet',
+				operation: 'getAll',
+				workspaceId: { __rl: true, mode: 'id', value: workspaceId },
+			},
+			credentials: { apiKey: KEY, baseUrl: service.url },
+		});
+		expect(result.error?.message).toBe(`The snippet list did not end after ${MAX_PAGES} pages`);
+		expect(result.error?.description).toMatch(/by its ID/);
+		expect(JSON.stringify(result.error)).not.toContain(KEY);
+		expect(service.requests()).toBe(MAX_PAGES);
 	} finally {
 		await service.close();
 	}
