@@ -60,9 +60,11 @@ async function readCard(ctx: IWebhookFunctions, key: string, id: string): Promis
 	} catch (error) {
 		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 		if (status === 404) lastRead.set(key, null, Date.now());
-		// Not the account's document, or a credential the API refuses: nothing to start. Anything
-		// else (the request limit, the service failing) is passing.
-		return [401, 403, 404].includes(status) ? 'unknown' : 'unavailable';
+		// Not the account's document: nothing to start. A key the API refuses (401) is the same
+		// for every id, so it tells nothing: 503, and the service sends the delivery again once
+		// the credential is mended instead of it being dropped. Anything else (the request
+		// limit, the service failing) is passing too.
+		return [403, 404].includes(status) ? 'unknown' : 'unavailable';
 	}
 }
 

@@ -7,7 +7,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { CONCURRENCY, asNodeError, mapConcurrent } from '../../shared/helpers/items';
-import { getDocumentCard, isNotFound, scanDocumentCards } from '../../shared/transport';
+import {
+	MAX_LIST_PAGES,
+	getDocumentCard,
+	isNotFound,
+	scanDocumentCards,
+} from '../../shared/transport';
 
 export type OnCard = (card: IDataObject, fetchedAt: number) => void;
 
@@ -46,7 +51,8 @@ export async function listForIds(
 			onCard(card, fetchedAt);
 			return seen.size === ids.size;
 		},
-		{ ...call, maxPages: listBudget(ids.size) },
+		// Within the shared bound: past it, fetching each by id is the way (not a list error).
+		{ ...call, maxPages: Math.min(listBudget(ids.size), MAX_LIST_PAGES - 1) },
 	);
 	return { seen, pages, complete };
 }

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { metaObject, sameJson } from '../../shared/helpers/document';
+import { parsedMeta, sameJson } from '../../shared/helpers/document';
 import { asNodeError } from '../../shared/helpers/items';
 import { timeOf } from '../../shared/helpers/dates';
 import { pause } from '../../shared/helpers/wait';
@@ -38,7 +38,8 @@ async function findCreated(
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
 	const templateId = String(fields.document_template_id);
-	const meta = (fields.meta as IDataObject | undefined) ?? {};
+	// A create without meta matches only a card without meta (not one whose meta is `{}`).
+	const meta = fields.meta ?? null;
 	for (let attempt = 0; attempt < 2; attempt++) {
 		if (attempt) await pause(1000);
 		const page = await listDocumentCards(
@@ -51,7 +52,7 @@ async function findCreated(
 			const created = timeOf(card.created_at);
 			if (created !== undefined && created < sentAt - CLOCK_SKEW_MS) return false;
 			if (String(card.document_template_id).toLowerCase() !== templateId) return false;
-			return sameJson(metaObject(card.meta), meta);
+			return sameJson(parsedMeta(card.meta), meta);
 		});
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1) return undefined;

@@ -13,7 +13,7 @@ export function isFinished(status: unknown): boolean {
  * A `meta` as the service gives it (a string of JSON in API answers, an object in webhook
  * bodies, null) parsed: empty text reads as null; text that is not valid JSON stays the text.
  */
-function parsedMeta(value: unknown): unknown {
+export function parsedMeta(value: unknown): unknown {
 	return (value === '' ? null : parseJsonLoose(value)) ?? null;
 }
 

@@ -23,7 +23,7 @@ export {
 	scanDocumentCards,
 	updateDocument,
 } from './documents';
-export { DEFAULT_PAGE_SIZE } from './paging';
+export { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES } from './paging';
 
 // Templates, workspaces, the library (snippets, folders, engines), webhooks.
 export {

@@ -44,7 +44,8 @@ export function networkFailure(error: unknown): { code: string; detail: string |
 		if (typeof text !== 'string') continue;
 		if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED', detail };
 		if (/socket hang up/i.test(text)) return { code: 'ECONNRESET', detail };
-		const m = /\b(E[A-Z]{3,}[A-Z_]*)\b/.exec(text);
+		// One quantifier that can give back (so linear), over a bounded piece of the text.
+		const m = /\b(E[A-Z]{3}[A-Z_]*)\b/.exec(text.slice(0, 2000));
 		if (m && m[1] !== 'ERROR') return { code: m[1], detail };
 	}
 	return { code: 'EUNKNOWN', detail };

@@ -75,6 +75,8 @@ export function serviceDetails(body: unknown): string[] {
  */
 export function safeDetail(value: unknown, secret: Secrets): string | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const firstLine = value.trim().split('\n')[0];
+	// Bounded before the patterns run: a URL pattern over a long line of many "http://" is
+	// quadratic, and only the first 200 characters are shown anyway.
+	const firstLine = value.trim().split('\n')[0].slice(0, 2000);
 	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
 }

@@ -153,15 +153,17 @@ function readChanges(update: IDataObject): Changes {
 	return changes;
 }
 
-/** The document's current meta (without the PDF password) with the file name merged in. */
+/**
+ * The document's current meta with the file name merged in. The PDF password stays: it goes
+ * back to the service only (outputs never show it), so the next generation is encrypted too.
+ */
 async function currentMetaWith(
 	ctx: IExecuteFunctions,
 	id: string,
 	filename: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const meta = { ...metaObject((await getDocumentCard(ctx, id, { itemIndex })).meta) };
-	delete meta._password;
+	const meta = metaObject((await getDocumentCard(ctx, id, { itemIndex })).meta);
 	return { ...meta, _filename: filename };
 }
 

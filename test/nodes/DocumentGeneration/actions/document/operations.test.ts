@@ -544,6 +544,19 @@ describe('update', () => {
 		});
 	});
 
+	test('a file name alone keeps the PDF password in the meta sent back, and outputs none', async () => {
+		const meta = { order_id: 'U-5', _password: 'pdf-secret' };
+		const doc = sb.createDocument({ meta, status: 'success' });
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, { updateFields: { filename: 'u5.pdf' } }),
+		);
+		expect(apiRequests(sb)[1].body).toEqual({
+			document: { meta: { ...meta, _filename: 'u5.pdf' } },
+		});
+		expect(JSON.stringify(result.items)).not.toContain('pdf-secret');
+	});
+
 	test('status pending regenerates and waits for the new generation', async () => {
 		const doc = sb.createDocument({ meta: { order_id: 'U-4' }, status: 'success' });
 		const before = sb.documents.get(doc.id)!.updated_at;
