@@ -251,6 +251,19 @@ test('a retried request is logged (debug), without the key', async () => {
 	checkEverywhere(r);
 });
 
+test('a service echoing the key into a document (meta, failure cause) gets it into no output or error', async () => {
+	const echoed = sb.createDocument({
+		status: 'failure',
+		meta: { note: `key ${KEY}`, encoded: encodeURIComponent(KEY) },
+		failure_cause: `Bearer ${KEY} refused`,
+	});
+	const r = await runNode({ parameters: op.get(echoed.id), credentials: creds(sb) });
+	expect(r.error).toBeUndefined();
+	expect(r.items[0].json.meta).toEqual({ note: 'key ***', encoded: '***' });
+	expect(String(r.items[0].json.failure_cause)).toBe('Bearer *** refused');
+	checkEverywhere(r);
+});
+
 test('auth_token never leaves the account operation (the sandbox sets it to the API key)', async () => {
 	const r = await runNode({ parameters: op.account(), credentials: creds(sb), items: [{}, {}] });
 	expect(r.error).toBeUndefined();

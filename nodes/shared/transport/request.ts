@@ -15,6 +15,7 @@ import type { ApiRequest, Query, RawResponse } from './calls';
 import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S } from './calls';
 import type { Exchanged } from './exchange';
 import { exchange } from './exchange';
+import { redact } from './redact';
 import { isIdempotent } from './retry';
 import { describeShape } from './schemas';
 
@@ -112,6 +113,19 @@ function answerError(ctx: TransportContext, called: Called, exchanged: Exchanged
 	});
 }
 
+/**
+ * An answer's body with the credential's secrets taken out, in any of the forms `redact`
+ * knows: a service (or anything posing as one) that echoes the key into a document's meta, a
+ * failure cause or a name cannot put it into an output item or an error built from it.
+ */
+function scrubbed(body: unknown, secrets: string[]): unknown {
+	if (typeof body === 'string') return redact(body, secrets);
+	if (body === null || typeof body !== 'object') return body;
+	const text = JSON.stringify(body);
+	const clean = redact(text, secrets);
+	return clean === text ? body : parseJsonLoose(clean);
+}
+
 /** An answer's body checked against the schema; an unexpected shape throws. */
 function checkedBody<T>(
 	ctx: TransportContext,
@@ -166,6 +180,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 		return { body: undefined as T, headers: response.headers };
 	}
 	if (response.statusCode >= 400) throw answerError(ctx, called, exchanged);
-	if (!schema) return { body: response.body as T, headers: response.headers };
-	return { body: checkedBody(ctx, called, response, schema), headers: response.headers };
+	const clean = { ...response, body: scrubbed(response.body, creds.secrets) };
+	if (!schema) return { body: clean.body as T, headers: response.headers };
+	return { body: checkedBody(ctx, called, clean, schema), headers: response.headers };
 }
