@@ -91,7 +91,7 @@ const AI_TYPES = { string: 'string', number: 'number', boolean: 'boolean' };
  */
 function payslipMapping(sb) {
 	const { mapperFields, templateFields } = require(
-		path.join(root, 'dist', 'nodes', 'shared', 'helpers', 'mapping.js'),
+		path.join(root, 'dist', 'nodes', 'DocumentGeneration', 'templateFields', 'mapping.js'),
 	);
 	const template = sb.templates.find((t) => t.identifier === 'payslip');
 	const fields = mapperFields(templateFields(template.body, template.sample_data)).filter(
