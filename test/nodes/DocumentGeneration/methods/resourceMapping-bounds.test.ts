@@ -6,7 +6,6 @@
  * editor's one-line notice that says which bound it passed. And an empty list or object field shows no error before the user types, and a run sends
  * it only once the user fills it.
  */
-import { randomBytes } from 'crypto';
 import {
 	NodeHelpers,
 	type IDataObject,
@@ -15,11 +14,11 @@ import {
 	type ResourceMapperField,
 } from 'n8n-workflow';
 
-import { credentialsFor, loadPackage, resourceMapping } from '../../../harness';
+import { loadPackage } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
-import type { Sandbox, TemplateRecord } from '../../../sandbox';
-import { newTemplate } from '../../../sandbox/templates';
+import type { Sandbox } from '../../../sandbox';
 import { apiRequests, byId, run, templateId } from '../helpers';
+import { addTemplate as addNamedTemplate, fieldsOf as fieldsOfTemplate } from './helpers';
 import {
 	figure,
 	hostileBodies,
@@ -39,29 +38,9 @@ afterAll(() => {
 });
 
 /** A template of the sandbox with this body and sample data (JSON text); answers its id. */
-function addTemplate(sandbox: Sandbox, body: string, sampleData = '{}') {
-	const record = newTemplate({
-		random: { bytes: (n: number) => randomBytes(n) },
-		identifier: `hostile-${sandbox.templates.length}`,
-		app_id: sandbox.workspaces[0].id,
-		body,
-		sample_data: sampleData,
-		created_at: Date.now(),
-	});
-	sandbox.templates.push(record as unknown as TemplateRecord);
-	return record.id as string;
-}
-
-async function fieldsOf(template: unknown) {
-	return await resourceMapping('getTemplateFields', {
-		parameters: {
-			resource: 'document',
-			operation: 'create',
-			templateId: template as INodeParameters,
-		},
-		credentials: credentialsFor(sb),
-	});
-}
+const addTemplate = (sandbox: Sandbox, body: string, sampleData = '{}') =>
+	addNamedTemplate(sandbox, `hostile-${sandbox.templates.length}`, body, sampleData);
+const fieldsOf = (template: unknown) => fieldsOfTemplate(sb, template);
 
 /** The editor's answer for a template, timed (the whole request: engine, sandbox, reader). */
 async function timedFields(name: string, body: string, sampleData?: string) {

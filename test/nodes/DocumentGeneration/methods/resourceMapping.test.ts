@@ -4,41 +4,15 @@
  * editor says when it cannot list them, and a run that sends the mapped values as the nested,
  * typed payload the template reads (or refuses them, naming field and item, sending nothing).
  */
-import { randomBytes } from 'crypto';
 import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
 
-import { credentialsFor, resourceMapping } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
-import type { Sandbox, TemplateRecord } from '../../../sandbox';
-import { newTemplate } from '../../../sandbox/templates';
 import { apiRequests, byId, run, templateId } from '../helpers';
+import { addTemplate, fieldsOf as fieldsOfTemplate } from './helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
 
-/** A template of the sandbox with this body and sample data; answers its id. */
-function addTemplate(sandbox: Sandbox, identifier: string, body: string, sampleData: unknown = {}) {
-	const record = newTemplate({
-		random: { bytes: (n: number) => randomBytes(n) },
-		identifier,
-		app_id: sandbox.workspaces[0].id,
-		body,
-		sample_data: typeof sampleData === 'string' ? sampleData : JSON.stringify(sampleData),
-		created_at: Date.now(),
-	});
-	sandbox.templates.push(record as unknown as TemplateRecord);
-	return record.id as string;
-}
-
-async function fieldsOf(template: unknown) {
-	return await resourceMapping('getTemplateFields', {
-		parameters: {
-			resource: 'document',
-			operation: 'create',
-			templateId: template as INodeParameters,
-		},
-		credentials: credentialsFor(sb),
-	});
-}
+const fieldsOf = (template: unknown) => fieldsOfTemplate(sb, template);
 
 const byPath = (fields: ResourceMapperField[]) =>
 	Object.fromEntries(fields.map((f) => [f.id, { type: f.type, label: f.displayName }]));

@@ -1,0 +1,41 @@
+/** What the Template Fields suites share: a template added to the sandbox, and its field list. */
+import { randomBytes } from 'crypto';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { credentialsFor, resourceMapping } from '../../../harness';
+import type { Sandbox, TemplateRecord } from '../../../sandbox';
+import { newTemplate } from '../../../sandbox/templates';
+
+/**
+ * A template of the sandbox with this body and sample data (an object, or JSON text as the
+ * service keeps it); answers its id.
+ */
+export function addTemplate(
+	sandbox: Sandbox,
+	identifier: string,
+	body: string,
+	sampleData: unknown = {},
+): string {
+	const record = newTemplate({
+		random: { bytes: (n: number) => randomBytes(n) },
+		identifier,
+		app_id: sandbox.workspaces[0].id,
+		body,
+		sample_data: typeof sampleData === 'string' ? sampleData : JSON.stringify(sampleData),
+		created_at: Date.now(),
+	});
+	sandbox.templates.push(record as unknown as TemplateRecord);
+	return record.id as string;
+}
+
+/** The editor's Template Fields answer for Create with this template (a resource locator). */
+export async function fieldsOf(sandbox: Sandbox, template: unknown) {
+	return await resourceMapping('getTemplateFields', {
+		parameters: {
+			resource: 'document',
+			operation: 'create',
+			templateId: template as INodeParameters,
+		},
+		credentials: credentialsFor(sandbox),
+	});
+}
