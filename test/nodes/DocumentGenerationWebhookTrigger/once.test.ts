@@ -5,50 +5,16 @@
  * document version and a bounded number of reads; bodies as the service sends them (meta as
  * a string, the quota warning, a file name before success, a null payload).
  */
-import {
-	createWebhookTrigger,
-	credentialsFor,
-	type HarnessCredentials,
-	type WebhookTrigger,
-} from '../../harness';
-import { DEFAULT_WEBHOOK_SECRET, startSandbox, type Sandbox } from '../../sandbox';
+import { credentialsFor } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { locator, useWebhookFixture } from './helpers';
 
+const fx = useWebhookFixture({ pendingMs: 10, generatingMs: 40, webhooks: false });
+const { activated, billing, deliverable, template, withSecret } = fx;
 let sb: Sandbox;
-let trigger: WebhookTrigger | undefined;
-
-beforeEach(async () => {
-	sb = await startSandbox({ pendingMs: 10, generatingMs: 40, webhooks: false });
+beforeEach(() => {
+	sb = fx.sb;
 });
-
-afterEach(async () => {
-	await trigger?.close();
-	trigger = undefined;
-	await sb.close();
-});
-
-const billing = () => sb.workspaces.find((w) => w.identifier === 'Acme Billing')!.id;
-const template = (identifier: string) => sb.templates.find((t) => t.identifier === identifier)!.id;
-const locator = (value: string) => ({ __rl: true, mode: 'id', value });
-const withSecret = () => ({ ...credentialsFor(sb), webhookSecret: DEFAULT_WEBHOOK_SECRET });
-
-async function activated(
-	parameters: Record<string, unknown>,
-	credentials: HarnessCredentials = withSecret(),
-) {
-	trigger = await createWebhookTrigger({
-		parameters: { workspaceId: locator(billing()), ...parameters },
-		credentials,
-	});
-	expect(await trigger.create()).toBe(true);
-	return trigger;
-}
-
-/** A finished document (a successful invoice unless `fields` say otherwise), as a delivery carries it. */
-const deliverable = (fields: Record<string, unknown> = {}) =>
-	sb.webhooks.documentOf(
-		sb.createDocument({ status: 'success', document_template_id: template('invoice'), ...fields })
-			.id,
-	);
 
 const fileRequests = () => sb.requests.filter((r) => r.path.startsWith('/files/')).length;
 const cardReads = (id: unknown) =>
@@ -186,7 +152,7 @@ describe('the quota warning among the events', () => {
 
 	test('an event the trigger does not know, or none, fails activation naming the choices', async () => {
 		for (const events of [['quotaWarning', 'quota'], []]) {
-			trigger = await createWebhookTrigger({
+			const trigger = await fx.createTrigger({
 				parameters: { workspaceId: locator(billing()), events },
 				credentials: withSecret(),
 			});

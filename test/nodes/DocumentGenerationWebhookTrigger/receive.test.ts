@@ -5,31 +5,16 @@
  * the sandbox when documents finish, and every refusal (forged, stale, unsigned, missing
  * headers, repeated, other template or channel, untrusted bodies without a secret).
  */
-import {
-	createWebhookTrigger,
-	credentialsFor,
-	type HarnessCredentials,
-	type WebhookTrigger,
-} from '../../harness';
-import { DEFAULT_WEBHOOK_SECRET, startSandbox, type Sandbox } from '../../sandbox';
+import { credentialsFor } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { locator, useWebhookFixture } from './helpers';
 
+const fx = useWebhookFixture({ pendingMs: 10, generatingMs: 40 });
+const { activated, billing, deliverable, template, withSecret } = fx;
 let sb: Sandbox;
-let trigger: WebhookTrigger | undefined;
-
-beforeEach(async () => {
-	sb = await startSandbox({ pendingMs: 10, generatingMs: 40 });
+beforeEach(() => {
+	sb = fx.sb;
 });
-
-afterEach(async () => {
-	await trigger?.close();
-	trigger = undefined;
-	await sb.close();
-});
-
-const billing = () => sb.workspaces.find((w) => w.identifier === 'Acme Billing')!.id;
-const template = (identifier: string) => sb.templates.find((t) => t.identifier === identifier)!.id;
-const locator = (value: string) => ({ __rl: true, mode: 'id', value });
-const withSecret = () => ({ ...credentialsFor(sb), webhookSecret: DEFAULT_WEBHOOK_SECRET });
 
 async function until(check: () => boolean, ms = 5000): Promise<void> {
 	const end = Date.now() + ms;
@@ -41,29 +26,6 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 
 /** Deliveries sent by hand only: documents finishing in the sandbox notify nobody. */
 const byHandOnly = () => sb.setOptions({ webhooks: false });
-
-async function activated(
-	parameters: Record<string, unknown>,
-	credentials: HarnessCredentials = withSecret(),
-) {
-	trigger = await createWebhookTrigger({
-		parameters: { workspaceId: locator(billing()), ...parameters },
-		credentials,
-	});
-	expect(await trigger.checkExists()).toBe(false);
-	expect(await trigger.create()).toBe(true);
-	return trigger;
-}
-
-/**
- * The webhook body of a new document (a successful invoice unless `fields` say otherwise),
- * made in the sandbox without a delivery: for deliveries sent by hand.
- */
-const deliverable = (fields: Record<string, unknown> = {}) =>
-	sb.webhooks.documentOf(
-		sb.createDocument({ status: 'success', document_template_id: template('invoice'), ...fields })
-			.id,
-	);
 
 async function finished(fields: Record<string, unknown>, deliveries = 1) {
 	const before = sb.webhooks.deliveries.length;
@@ -132,7 +94,7 @@ describe('registration (automatic)', () => {
 	});
 
 	test('a refused registration fails activation saying what to fix, and leaves no hook', async () => {
-		trigger = await createWebhookTrigger({
+		const trigger = await fx.createTrigger({
 			parameters: {
 				workspaceId: locator('00000000-0000-4000-8000-00000000abcd'),
 				events: ['success', 'failure'],
@@ -147,7 +109,7 @@ describe('registration (automatic)', () => {
 	});
 
 	test('manual registration registers nothing', async () => {
-		trigger = await createWebhookTrigger({
+		const trigger = await fx.createTrigger({
 			parameters: { registration: 'manual' },
 			credentials: withSecret(),
 		});
