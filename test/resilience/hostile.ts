@@ -192,3 +192,50 @@ export async function startRedirectLoop(): Promise<HostileServer> {
 		res.end();
 	});
 }
+
+/** One list an endless service answers: the key its records go under, and the record of a page. */
+export interface EndlessListOf {
+	key: string;
+	record: (page: number, query: URLSearchParams) => object;
+}
+
+export interface EndlessList {
+	url: string;
+	/** Requests to the lists (other paths are not counted). */
+	requests: () => number;
+	close(): Promise<void>;
+}
+
+/**
+ * A service whose lists never end: every page of each list (by path) holds one record and
+ * names a next page, which `next` decides (a page after it, or one before to loop). Any other
+ * path answers 404.
+ */
+export async function startEndlessList(
+	next: (page: number) => number,
+	lists: Record<string, EndlessListOf>,
+): Promise<EndlessList> {
+	const server = await listen((req, _body, res) => {
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		const list = lists[url.pathname];
+		if (!list) {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end('{"errors":[{"status":"404","title":"Not Found"}]}');
+			return;
+		}
+		const page = Number(url.searchParams.get('page[number]') ?? 1);
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(
+			JSON.stringify({
+				[list.key]: [list.record(page, url.searchParams)],
+				meta: { current_page: page, next_page: next(page), total_pages: page + 1 },
+			}),
+		);
+	});
+	return {
+		url: server.url.replace('//localhost:', '//127.0.0.1:'),
+		requests: () =>
+			server.requests.filter((r) => new URL(r.url, 'http://localhost').pathname in lists).length,
+		close: server.close,
+	};
+}

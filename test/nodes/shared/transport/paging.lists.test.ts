@@ -1,14 +1,13 @@
-/* eslint-disable no-console, @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable no-console, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /**
  * Lists of the service, on the real engine: 100 cards a page asked for (whether the service
  * honours it or not), filters in the service's own form, and one bound for every loop over
  * pages, shared by the action node, its pickers and the polling trigger. Request counts are
  * printed (the issue's targets).
  */
-import http from 'http';
-import type { AddressInfo } from 'net';
 
 import { createPoller, listSearch, runNode } from '../../../harness';
+import { startEndlessList, type EndlessList } from '../../../resilience/hostile';
 import type { LoggedRequest } from '../../../sandbox';
 import { T0, finishMany, itemsOf } from '../../DocumentGenerationTrigger/helpers';
 import { startSandbox } from '../../../sandbox';
@@ -237,50 +236,20 @@ describe('Get Many by several statuses and by part of a file name', () => {
 
 // ---- a service whose list never ends ----
 
-interface Endless {
-	url: string;
-	requests: () => number;
-	close: () => Promise<void>;
-}
-
-/**
- * A list service whose every page names a next one (`next` decides which): one card a page.
- * Any other path answers 404.
- */
-async function endlessService(next: (page: number) => number): Promise<Endless> {
-	let requests = 0;
-	const server = http.createServer((req, res) => {
-		const url = new URL(req.url ?? '/', 'http://localhost');
-		if (url.pathname !== '/api/v1/document_cards') {
-			res.writeHead(404, { 'content-type': 'application/json' });
-			res.end('{"errors":[{"status":"404","title":"Not Found"}]}');
-			return;
-		}
-		requests++;
-		const page = Number(url.searchParams.get('page[number]') ?? 1);
-		const card = {
-			id: `doc-${page}`,
-			status: 'success',
-			document_template_id: url.searchParams.get('q[document_template_id]'),
-			updated_at: new Date(Date.now() - 1000).toISOString(),
-			meta: '{}',
-		};
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(
-			JSON.stringify({
-				document_cards: [card],
-				meta: { current_page: page, next_page: next(page), total_pages: page + 1 },
+/** A document list whose every page names a next one (`next` decides which): one card a page. */
+const endlessService = (next: (page: number) => number) =>
+	startEndlessList(next, {
+		'/api/v1/document_cards': {
+			key: 'document_cards',
+			record: (page, query) => ({
+				id: `doc-${page}`,
+				status: 'success',
+				document_template_id: query.get('q[document_template_id]'),
+				updated_at: new Date(Date.now() - 1000).toISOString(),
+				meta: '{}',
 			}),
-		);
+		},
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests: () => requests,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
 
 const TEMPLATE = '6a0c0b6e-3c1e-4c55-9d2f-0d1b3f3b9a11';
 const MAX_PAGES = 2000;
@@ -292,7 +261,7 @@ async function timed<T>(body: () => Promise<T>): Promise<{ value: T; ms: number 
 }
 
 describe('a list that never ends', () => {
-	let service: Endless;
+	let service: EndlessList;
 	beforeEach(async () => {
 		service = await endlessService((page) => page + 1);
 	});

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The workspace list (`GET /api/v1/workspace_cards`), and a workspace's snippets should the
  * service page them despite `page=all`, are read page after page within the shared paging
@@ -6,53 +5,25 @@
  * not after the current one, fails with a clear error instead of stopping silently part-way.
  * Through the editor's methods (harness `listSearch` / `loadOptions`) on the BUILT package.
  */
-import http from 'http';
-import type { AddressInfo } from 'net';
 
 import { listSearch, loadOptions, runNode } from '../../../harness';
+import { startEndlessList } from '../../../resilience/hostile';
 
 const KEY = 'sk_workspace_list_test_key';
 const MAX_PAGES = 2000;
 
-interface Endless {
-	url: string;
-	requests: () => number;
-	close: () => Promise<void>;
-}
+/** A page's one record: a workspace card, or a snippet. */
+const record = (page: number) => ({
+	id: `00000000-0000-4000-8000-${String(page).padStart(12, '0')}`,
+	identifier: `w${page}`,
+});
 
-/** A workspace list whose every page names a next one (`next` decides which): one card a page. */
-async function endlessWorkspaces(next: (page: number) => number): Promise<Endless> {
-	let requests = 0;
-	const server = http.createServer((req, res) => {
-		const url = new URL(req.url ?? '/', 'http://localhost');
-		const snippets = url.pathname === '/api/v1/snippets';
-		if (url.pathname !== '/api/v1/workspace_cards' && !snippets) {
-			res.writeHead(404, { 'content-type': 'application/json' });
-			res.end('{"errors":[{"status":"404","title":"Not Found"}]}');
-			return;
-		}
-		requests++;
-		const page = Number(url.searchParams.get('page[number]') ?? 1);
-		const card = {
-			id: `00000000-0000-4000-8000-${String(page).padStart(12, '0')}`,
-			identifier: `w${page}`,
-		};
-		res.writeHead(200, { 'content-type': 'application/json' });
-		res.end(
-			JSON.stringify({
-				[snippets ? 'snippets' : 'workspace_cards']: [card],
-				meta: { current_page: page, next_page: next(page), total_pages: page + 1 },
-			}),
-		);
+/** A workspace list (and snippet list) whose every page names a next one (`next` decides which). */
+const endlessWorkspaces = (next: (page: number) => number) =>
+	startEndlessList(next, {
+		'/api/v1/workspace_cards': { key: 'workspace_cards', record },
+		'/api/v1/snippets': { key: 'snippets', record },
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		requests: () => requests,
-		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
-	};
-}
 
 test('a workspace list that never ends fails at the shared bound, naming what to do', async () => {
 	const service = await endlessWorkspaces((page) => page + 1);
