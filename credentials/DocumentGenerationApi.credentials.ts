@@ -72,7 +72,7 @@ export class DocumentGenerationApi implements ICredentialType {
 
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/, "")}}',
+			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/i, "")}}',
 			url: '/api/v1/current_user',
 			method: 'GET',
 			// n8n's helpers would follow a redirect with the Authorization header, to any host:

@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { timeOf } from '../shared/helpers/dates';
 import { normalizeDocument } from '../shared/helpers/document';
 import { parseJsonLoose } from '../shared/helpers/json';
 import { QUOTA_WARNING_EVENT } from './settings';
@@ -44,20 +45,18 @@ export function quotaWarningItem(figures: IDataObject): IDataObject {
 }
 
 /**
- * A document as an item: meta (a string of JSON or an object) as an object, a `null` payload
- * as `{}`, and the file name only when the document succeeded (the service may name a file
+ * A document as an item (`normalizeDocument`: meta as an object, a `null` payload as `{}`),
+ * and the file name only when the document succeeded (the service may name a file
  * before it exists, or for a generation that failed).
  */
 export function documentItem(document: IDataObject): IDataObject {
 	const json = normalizeDocument(document);
-	if ('payload' in json && json.payload === null) json.payload = {};
 	if ('filename' in json && json.status !== 'success') json.filename = null;
 	return json;
 }
 
 /** An `updated_at` (ISO text, or ms) as ms since the epoch; undefined when it is not a time. */
 export function updatedAtMs(value: unknown): number | undefined {
-	const ms =
-		typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : NaN;
-	return Number.isFinite(ms) ? ms : undefined;
+	if (typeof value !== 'number') return timeOf(value);
+	return Number.isFinite(value) ? value : undefined;
 }

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_FILE_MB, InputError, parseId, parseIdList } from '../shared
 import type { TriggerEvent } from '../shared/helpers/triggerOptions';
 import {
 	TRIGGER_EVENTS,
+	eventValues,
 	parseFileOption,
 	parseTriggerEvents,
 } from '../shared/helpers/triggerOptions';
@@ -45,9 +46,7 @@ export function readWebhookSettings(ctx: Context): WebhookSettings {
  * At least one is needed.
  */
 function parseWebhookEvents(raw: unknown): { events: TriggerEvent[]; quotaWarning: boolean } {
-	const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,;]+/) : [raw])
-		.map((e) => (typeof e === 'string' ? e.trim() : e))
-		.filter((e) => e !== '' && e !== undefined && e !== null);
+	const list = eventValues(raw);
 	const known: unknown[] = [...TRIGGER_EVENTS, QUOTA_WARNING];
 	const unknown = list.find((e) => !known.includes(e));
 	if (unknown !== undefined || !list.length) {

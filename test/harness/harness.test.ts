@@ -115,6 +115,11 @@ describe('against the sandbox', () => {
 		).resolves.toMatchObject({
 			status: 'OK',
 		});
+		// ... and a pasted /api/v1 in any case, as the nodes' own requests do.
+		for (const pasted of ['/api/v1', '/API/V1/'])
+			await expect(
+				testCredential({ baseUrl: `${sb.url}${pasted}`, apiKey: sb.apiKey }),
+			).resolves.toMatchObject({ status: 'OK' });
 	});
 
 	test("runNode: the credential type authenticates the node's API calls", async () => {

@@ -58,10 +58,6 @@ export class Watch {
 		this.stop = anyOf([this.cancel, stop]);
 	}
 
-	get size(): number {
-		return this.list.size;
-	}
-
 	/** Adopts a document into the wait; a finished `known` card settles it at once. */
 	add(target: WaitTarget): void {
 		this.list.add(target);

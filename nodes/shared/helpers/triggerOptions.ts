@@ -5,14 +5,18 @@ import { InputError, parseBinaryPropertyName, parseMaxFileSize } from './parse';
 export type TriggerEvent = 'success' | 'failure';
 export const TRIGGER_EVENTS: readonly TriggerEvent[] = ['success', 'failure'];
 
-/**
- * The Events of a trigger, checked: a list, or (from an expression) a comma-separated text;
- * duplicates dropped, order kept. At least one is needed.
- */
-export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
-	const list = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,;]+/) : [raw])
+/** The values of an Events parameter: a list, or (from an expression) a comma-separated text. */
+export function eventValues(raw: unknown): unknown[] {
+	return (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,;]+/) : [raw])
 		.map((e) => (typeof e === 'string' ? e.trim() : e))
 		.filter((e) => e !== '' && e !== undefined && e !== null);
+}
+
+/**
+ * The Events of a trigger, checked: duplicates dropped, order kept. At least one is needed.
+ */
+export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
+	const list = eventValues(raw);
 	const events: TriggerEvent[] = [];
 	for (const value of list) {
 		if (!TRIGGER_EVENTS.includes(value as TriggerEvent)) {
