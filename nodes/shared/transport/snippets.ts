@@ -2,36 +2,25 @@
  * The service's snippets: the reusable Liquid pieces a template includes
  * (`{% include 'name' %}`), kept per workspace (`workspace_id`).
  */
-import type { IDataObject } from 'n8n-workflow';
-
-import type { CallOptions, TransportContext } from '../types';
-import { restResource } from './records';
 import { snippetEnvelope, snippetListEnvelope } from './schemas';
-import { listInWorkspace } from './workspaceList';
+import { workspaceResource } from './workspaceList';
 
-const snippets = restResource('snippet', '/api/v1/snippets', 'snippet', snippetEnvelope);
+const snippets = workspaceResource({
+	key: 'snippet',
+	path: '/api/v1/snippets',
+	noun: 'snippet',
+	schema: snippetEnvelope,
+	list: {
+		key: 'snippets',
+		workspaceKey: 'workspace_id',
+		what: 'list snippets',
+		name: 'snippet list',
+		schema: snippetListEnvelope,
+	},
+});
 export const getSnippet = snippets.get;
 export const createSnippet = snippets.create;
 export const updateSnippet = snippets.update;
 export const deleteSnippet = snippets.remove;
-
 /** Every snippet of a workspace (the service lists none without one). */
-export async function listSnippets(
-	ctx: TransportContext,
-	workspaceId: string,
-	options: CallOptions = {},
-): Promise<IDataObject[]> {
-	return await listInWorkspace(
-		ctx,
-		{
-			path: '/api/v1/snippets',
-			key: 'snippets',
-			workspaceKey: 'workspace_id',
-			what: 'list snippets',
-			name: 'snippet list',
-			schema: snippetListEnvelope,
-		},
-		workspaceId,
-		options,
-	);
-}
+export const listSnippets = snippets.list;

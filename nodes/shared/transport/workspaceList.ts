@@ -9,6 +9,8 @@ import type { z } from 'zod';
 import type { CallOptions, TransportContext } from '../types';
 import type { Query } from './calls';
 import { MAX_LIST_PAGES, nextPageAfter, unendingListError } from './paging';
+import type { Envelope } from './records';
+import { restResource } from './records';
 import { apiRequest } from './request';
 
 type ListAnswer<K extends string> = Record<K, unknown[]> & {
@@ -69,4 +71,26 @@ export async function listInWorkspace<K extends string>(
 		const owner = r[list.workspaceKey];
 		return !owner || String(owner).toLowerCase() === wanted;
 	});
+}
+
+/** A REST resource kept per workspace: its record under `key`, and its workspace's list. */
+export interface WorkspaceResource<K extends string, L extends string> {
+	key: K;
+	path: string;
+	/** For messages: "get snippet …", "create a snippet". */
+	noun: string;
+	schema: Envelope<K>;
+	list: Omit<WorkspaceList<L>, 'path'>;
+}
+
+/** get/create/update/remove of one record, and `list` of a workspace's records. */
+export function workspaceResource<K extends string, L extends string>(
+	resource: WorkspaceResource<K, L>,
+) {
+	const list = { path: resource.path, ...resource.list };
+	return {
+		...restResource(resource.key, resource.path, resource.noun, resource.schema),
+		list: async (ctx: TransportContext, workspaceId: string, options: CallOptions = {}) =>
+			await listInWorkspace(ctx, list, workspaceId, options),
+	};
 }
