@@ -14,6 +14,7 @@ import { Recent } from './memory';
 import type { WebhookSettings } from './settings';
 import { mismatch } from './settings';
 import { verifySignature } from './signature';
+import { withLinkExpiry } from '../shared/helpers/linkExpiry';
 
 /**
  * Delivery ids of this process, per trigger: a pending one holds the first copy's outcome
@@ -50,7 +51,8 @@ async function handle(
 	}
 	if (body.kind !== 'document' || typeof body.document.id !== 'string')
 		return ignore('the body holds no document');
-	const json = documentItem(body.document);
+	// Received now: its download link says when it ends (`download_url_expires_at`).
+	const json = documentItem(withLinkExpiry(body.document, Date.now()));
 	const why = mismatch(json, settings);
 	if (why) return ignore(`not started: ${why}`);
 	// The same on every attempt of one delivery, whichever n8n process it reaches: what n8n's

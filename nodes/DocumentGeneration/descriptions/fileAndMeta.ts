@@ -19,18 +19,27 @@ export function readFilename(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
+/** What a document's meta is made of on create. */
+export interface MetaFields {
+	/** Meta (JSON): one object, or a string of one. */
+	meta?: unknown;
+	filename?: unknown;
+	password?: unknown;
+	/** The Image Options' meta keys (`readImageMeta`). */
+	image?: IDataObject;
+}
+
 /**
- * Meta from the meta field plus the file name (stored as `_filename`; the other meta keys
- * are kept), as one object, or undefined when both are empty.
+ * Meta from the meta field plus the file name (stored as `_filename`), the PDF password
+ * (`_password`) and the Image Options (`_type`, `_width`, `_height`, `_quality`), as one
+ * object, or undefined when all are empty. Each dedicated setting wins over the same key in
+ * the meta field; the other meta keys are kept.
  */
-export function buildMeta(
-	metaValue: unknown,
-	filename: unknown,
-	password?: unknown,
-): IDataObject | undefined {
-	const meta = { ...(parseJsonObject(metaValue, 'meta') ?? {}) };
-	const name = readFilename(filename);
+export function buildMeta(fields: MetaFields): IDataObject | undefined {
+	const meta = { ...(parseJsonObject(fields.meta, 'meta') ?? {}), ...(fields.image ?? {}) };
+	const name = readFilename(fields.filename);
 	if (name) meta._filename = name;
-	if (typeof password === 'string' && password !== '') meta._password = password;
+	if (typeof fields.password === 'string' && fields.password !== '')
+		meta._password = fields.password;
 	return Object.keys(meta).length ? meta : undefined;
 }

@@ -3,7 +3,8 @@
  * wait for them and download their files, item by item in one run (`runGenerations`), and
  * what they build its requests with. Nothing outside the engine imports its other files.
  */
-export { runGenerations } from './run';
+export { runGenerations, type Prepare } from './run';
+export { onePerItem, type DocumentGroup } from './record';
 export type { GenerationOptions, GenerationRequest } from './options';
 export { NO_WAIT, readGenerationOptions } from './options';
 export { createSync } from './syncCreate';

@@ -1,5 +1,6 @@
 /**
- * Stage 5 of the engine: one output item per input item, in input order, paired with it,
+ * Stage 5 of the engine: one output item per document (per input item, or per group of
+ * items), in input order, paired with its items,
  * read from the run's records; a failed item names its document, a follower outputs its
  * leader's document.
  */
@@ -9,6 +10,13 @@ import { normalizeDocument } from '../../shared/helpers/document';
 import { asNodeError, errorItem } from '../../shared/helpers/items';
 import type { ItemRecord, Run } from './record';
 
+/** The input items an output item pairs with: its item, or every item of its group. */
+function pairing(record: ItemRecord): INodeExecutionData['pairedItem'] {
+	return record.members.length === 1
+		? { item: record.index }
+		: record.members.map((item) => ({ item }));
+}
+
 /** One record's output item; `origins`: whether items say where their document came from. */
 function itemOf(
 	ctx: IExecuteFunctions,
@@ -17,17 +25,17 @@ function itemOf(
 	origins: boolean,
 ): INodeExecutionData {
 	const i = record.index;
-	const source = run.records[record.follows ?? i];
+	const source = run.record(record.follows ?? i);
 	const error = record.error ?? source.error;
 	if (error) {
 		const own = source === record ? error : asNodeError(ctx, error, i);
 		const keys = ctx.getNode().onError !== 'continueErrorOutput';
-		return errorItem(own, i, source.made, keys);
+		return { ...errorItem(own, i, source.made, keys), pairedItem: pairing(record) };
 	}
 	const { document, origin } = source.sent!;
 	const json = normalizeDocument(source.finished ?? document);
 	if (origins) json.origin = source === record ? origin : 'reused';
-	const item: INodeExecutionData = { json, pairedItem: { item: i } };
+	const item: INodeExecutionData = { json, pairedItem: pairing(record) };
 	if (source.binary) item.binary = source.binary;
 	return item;
 }

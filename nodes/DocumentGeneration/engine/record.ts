@@ -28,10 +28,26 @@ export interface Sent {
 	fetchedAt?: number;
 }
 
-/** What the engine knows of one input item. */
-export interface ItemRecord {
-	/** The item's index (item 1 is index 0). */
+/**
+ * The input items one document is made from: the first (`index`: its parameters give the
+ * document) and every item the output item pairs with (`members`, in input order).
+ */
+export interface DocumentGroup {
 	index: number;
+	members: number[];
+}
+
+/** One document per input item: each item its own group. */
+export function onePerItem(count: number): DocumentGroup[] {
+	return Array.from({ length: count }, (_, index) => ({ index, members: [index] }));
+}
+
+/** What the engine knows of one document to make: of one input item, or of a group of them. */
+export interface ItemRecord {
+	/** Its (first) item's index (item 1 is index 0). */
+	index: number;
+	/** The input items its output item pairs with (just `index` for one item). */
+	members: number[];
 	/** Its request, read and checked; absent for a follower or an item that failed the check. */
 	request?: GenerationRequest;
 	/** The earlier item whose Unique Key it repeats: it outputs that item's document. */
@@ -74,13 +90,23 @@ export class Run {
 	readonly facts: RunFacts = { queueTimes: [], notSent: 0, quotaFailures: 0 };
 	/** The records that made a document, in the order they first did. */
 	private readonly makers: ItemRecord[] = [];
+	/** Each record by its (first) item's index. */
+	private readonly byItem: Map<number, ItemRecord>;
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
-		count: number,
+		groups: DocumentGroup[],
 	) {
 		this.continueOnFail = ctx.continueOnFail();
-		this.records = Array.from({ length: count }, (_, index) => ({ index }));
+		this.records = groups.map(({ index, members }) => ({ index, members }));
+		this.byItem = new Map(this.records.map((record) => [record.index, record]));
+	}
+
+	/** The record whose (first) item is `itemIndex`. */
+	record(itemIndex: number): ItemRecord {
+		const record = this.byItem.get(itemIndex);
+		if (!record) throw new Error(`No document is made from item ${itemIndex + 1} first`);
+		return record;
 	}
 
 	/** The records with a request of their own (not followers, not failed the check). */
@@ -91,14 +117,14 @@ export class Run {
 	}
 
 	fail(itemIndex: number, error: unknown): void {
-		const record = this.records[itemIndex];
+		const record = this.record(itemIndex);
 		record.error ??= asNodeError(this.ctx, error, itemIndex);
 		if (!this.continueOnFail) this.stop.abort();
 	}
 
 	/** What an item made: the document it wrote to (or reused) and its last status. */
 	made(itemIndex: number, id: unknown, status: unknown): void {
-		const record = this.records[itemIndex];
+		const record = this.record(itemIndex);
 		if (!record.made) this.makers.push(record);
 		record.made = { id: String(id), status: String(status) };
 	}

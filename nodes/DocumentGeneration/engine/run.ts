@@ -19,6 +19,7 @@ import type { GenerationRequest } from './options';
 import { NO_WAIT } from './options';
 import type { ReuseRequest } from './plan';
 import { planFor } from './plan';
+import type { DocumentGroup } from './record';
 import { Run } from './record';
 import type { RunMemory } from './retryMemory';
 import { memoryOf } from './retryMemory';
@@ -26,18 +27,24 @@ import { output } from './output';
 import { waitAndDownload } from './waitStage';
 import { writeAll } from './writes';
 
+/**
+ * What an operation gives for each document: its request, read and checked (files read, sizes
+ * checked), from the index of its (first) item; nothing is sent.
+ */
+export type Prepare = (itemIndex: number) => GenerationRequest | Promise<GenerationRequest>;
+
 /** Stage 1: every item's request, read and checked; items that repeat a key follow the first. */
-function check(run: Run, prepare: (itemIndex: number) => GenerationRequest): void {
+async function check(run: Run, prepare: Prepare): Promise<void> {
 	const leaders = new Map<string, number>();
 	for (const record of run.records) {
 		try {
-			const request = prepare(record.index);
+			const request = await prepare(record.index);
 			const reuse = request.reuse;
 			if (reuse?.key !== undefined) {
 				const key = JSON.stringify([reuse.templateId, reuse.key]);
 				const leader = leaders.get(key);
 				if (leader !== undefined) {
-					if (run.records[leader].request!.reuse!.digest !== reuse.digest)
+					if (run.record(leader).request!.reuse!.digest !== reuse.digest)
 						throw sameKeyInBatch(reuse.key, leader);
 					record.follows = leader;
 					continue;
@@ -64,7 +71,7 @@ async function plan(ctx: IExecuteFunctions, run: Run, memory?: RunMemory): Promi
 			if (itemPlan.kind === 'conflict') {
 				run.made(i, itemPlan.found.card.id, itemPlan.found.card.status);
 				run.fail(i, conflictError(ctx, reuse, itemPlan.found, i));
-			} else run.records[i].plan = itemPlan;
+			} else run.record(i).plan = itemPlan;
 		}
 	} catch (error) {
 		// Without knowing what exists, creating could make a second document: nothing is sent.
@@ -86,14 +93,17 @@ function report(ctx: IExecuteFunctions, run: Run, first?: GenerationRequest): vo
 	reportReuse(ctx, origins, followers);
 }
 
-/** Creates or updates one document per item, waits for them and downloads their files. */
+/**
+ * Creates or updates one document per group of input items (`onePerItem`: one per item),
+ * waits for them and downloads their files.
+ */
 export async function runGenerations(
 	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	prepare: (itemIndex: number) => GenerationRequest,
+	groups: DocumentGroup[],
+	prepare: Prepare,
 ): Promise<INodeExecutionData[]> {
-	const run = new Run(ctx, items.length);
-	check(run, prepare);
+	const run = new Run(ctx, groups);
+	await check(run, prepare);
 	run.throwFirst();
 	const first = run.requested[0]?.request;
 	limitRequestsTo(ctx, {

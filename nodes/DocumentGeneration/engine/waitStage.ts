@@ -51,7 +51,7 @@ class Waiting {
 			if (isQuotaFailure(result.error)) this.run.facts.quotaFailures++;
 			return this.run.fail(i, result.error);
 		}
-		const record = this.run.records[i] as Requested;
+		const record = this.run.record(i) as Requested;
 		this.run.made(i, target.id, result.card.status);
 		record.finished = result.card;
 		this.run.facts.queueTimes.push(result.queuedMs);

@@ -13,7 +13,8 @@ import { asNodeError } from '../../shared/helpers/items';
 import { parseId } from '../../shared/helpers/parse';
 import { getTemplate } from '../../shared/transport';
 import { TemplateTooLarge } from '../templateFields/bounds';
-import { mapperFields, templateFields } from '../templateFields/mapping';
+import type { TemplateField } from '../templateFields/mapping';
+import { lineFields, listFields, mapperFields, templateFields } from '../templateFields/mapping';
 
 const OR_JSON = 'or set Payload Mode to JSON. Fields mapped below are still sent.';
 
@@ -32,10 +33,11 @@ function pickedTemplate(ctx: ILoadOptionsFunctions): unknown {
 	}
 }
 
-export async function getTemplateFields(
-	this: ILoadOptionsFunctions,
-): Promise<ResourceMapperFields> {
-	const picked = pickedTemplate(this);
+/** The picked template's fields, or the notice that says why there are none to list. */
+async function loadTemplateFields(
+	ctx: ILoadOptionsFunctions,
+): Promise<TemplateField[] | ResourceMapperFields> {
+	const picked = pickedTemplate(ctx);
 	if (typeof picked === 'string' && picked.trim().startsWith('='))
 		return notice(
 			`The template is given by an expression, so its fields cannot be listed here: pick it From List or By ID to see them, ${OR_JSON}`,
@@ -52,28 +54,66 @@ export async function getTemplateFields(
 	}
 	let template;
 	try {
-		template = await getTemplate(this, id);
+		template = await getTemplate(ctx, id);
 	} catch (error) {
-		const { message } = asNodeError(this, error);
+		const { message } = asNodeError(ctx, error);
 		return notice(
 			`The template's fields could not be loaded (${message}): check the credential and the template, then reload, ${OR_JSON}`,
 		);
 	}
-	const body = template.body || template.body_draft;
-	const sample = template.sample_data || template.sample_data_draft;
-	let fields;
 	try {
-		fields = templateFields(body, sample);
+		return templateFields(
+			template.body || template.body_draft,
+			template.sample_data || template.sample_data_draft,
+		);
 	} catch (error) {
 		if (!(error instanceof TemplateTooLarge))
-			throw new NodeOperationError(this.getNode(), error as Error);
+			throw new NodeOperationError(ctx.getNode(), error as Error);
 		return notice(
 			`This template's fields are not listed here: ${error.reason}. Map its data as JSON: set Payload Mode to JSON. Fields mapped below are still sent.`,
 		);
 	}
+}
+
+export async function getTemplateFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const fields = await loadTemplateFields(this);
+	if (!Array.isArray(fields)) return fields;
 	if (!fields.length)
 		return notice(
 			`This template reads no variables and has no sample data, so there is nothing to map: add data with Payload Mode JSON or Fields if it needs any.`,
 		);
 	return { fields: mapperFields(fields) };
+}
+
+/** The Line Items Path the node has, as the editor sends it. */
+function pickedLinesPath(ctx: ILoadOptionsFunctions): string {
+	try {
+		return String(ctx.getCurrentNodeParameter('linesPath') ?? '').trim();
+	} catch {
+		return '';
+	}
+}
+
+/** Create's Line Fields of the Template: the fields of each line of the template's list. */
+export async function getTemplateLineFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const fields = await loadTemplateFields(this);
+	if (!Array.isArray(fields)) return fields;
+	const path = pickedLinesPath(this);
+	const lines = lineFields(fields, path);
+	const lists = listFields(fields).map((field) => field.path);
+	if (!lines) {
+		const known = lists.length ? `Its lists: ${lists.join(', ')}.` : 'It has no list.';
+		return notice(
+			`This template has no list at "${path}": set Line Items Path to one of its lists. ${known} Or set Line Mode to JSON.`,
+		);
+	}
+	if (!lines.length)
+		return notice(
+			`The template's list "${path}" shows no field of its lines: set Line Mode to JSON.`,
+		);
+	return { fields: mapperFields(lines) };
 }

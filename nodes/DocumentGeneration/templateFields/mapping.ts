@@ -13,6 +13,7 @@ import { payloadFromFields } from './payload';
 import type { TemplateField } from './template-fields';
 
 export { parseSampleData, templateFields, type TemplateField } from './template-fields';
+import { typeOf } from './template-fields';
 
 /**
  * How the field list names a field: its path, whether it is optional (first: the editor cuts
@@ -46,6 +47,32 @@ export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
 		canBeUsedToMatch: false,
 		display: true,
 		...(EMPTY_JSON[field.type] === undefined ? {} : { defaultValue: EMPTY_JSON[field.type] }),
+	}));
+}
+
+/** The list fields of a template (what Line Items Path can name). */
+export function listFields(fields: TemplateField[]): TemplateField[] {
+	return fields.filter((field) => field.type === 'array');
+}
+
+/**
+ * The fields of each line of the template's list at `path`: what its loop reads of each item,
+ * typed from the first item of the sample data's list; undefined when the template has no
+ * list there.
+ */
+export function lineFields(fields: TemplateField[], path: string): TemplateField[] | undefined {
+	const list = listFields(fields).find((field) => field.path === path);
+	if (!list) return undefined;
+	const first: unknown = Array.isArray(list.sample) ? list.sample[0] : undefined;
+	const sample = (first && typeof first === 'object' ? first : {}) as IDataObject;
+	const names = new Set([...list.itemFields, ...Object.keys(sample)]);
+	return [...names].map((name) => ({
+		path: name,
+		type: typeOf(sample[name]),
+		printed: list.itemFields.includes(name),
+		sampleOnly: !list.itemFields.includes(name),
+		itemFields: [],
+		...(sample[name] === undefined ? {} : { sample: sample[name] }),
 	}));
 }
 

@@ -15,7 +15,7 @@ function setOwn(target: IDataObject, key: string, value: unknown): void {
 }
 
 /** A row's dotted name as its parts, checked: at most `MAX_JSON_DEPTH` of them, none empty. */
-function namePath(key: string, where: string): string[] {
+export function namePath(key: string, where: string): string[] {
 	const path = key.split('.', MAX_JSON_DEPTH + 1).map((part) => part.trim());
 	if (path.length > MAX_JSON_DEPTH) {
 		throw new InputError(

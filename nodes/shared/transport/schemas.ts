@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 
+import { withLinkExpiry } from '../helpers/linkExpiry';
+
 const nullableString = z.string().nullable().optional();
 const jsonish = z.union([z.string(), z.record(z.unknown()), z.null()]).optional();
 
@@ -23,7 +25,9 @@ export const documentSchema = z
 		meta: jsonish,
 		payload: jsonish,
 	})
-	.passthrough();
+	.passthrough()
+	// Read now: its download link says when it ends (`download_url_expires_at`).
+	.transform((document) => withLinkExpiry(document, Date.now()));
 
 export const documentEnvelope = z.object({ document: documentSchema }).passthrough();
 export const documentCardEnvelope = z.object({ document_card: documentSchema }).passthrough();

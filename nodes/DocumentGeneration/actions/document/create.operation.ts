@@ -12,7 +12,17 @@ import { payloadFromMapping } from '../../templateFields/mapping';
 import { payloadFromFields, requirePayload } from '../../templateFields/payload';
 import { createDocument } from '../../../shared/transport';
 import { buildMeta } from '../../descriptions/fileAndMeta';
+import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
+import {
+	groupingProperties,
+	groupsItems,
+	readGrouping,
+	readLines,
+} from '../../descriptions/lineItems';
 import { createOptions } from '../../descriptions/options';
+import { payloadFiles, readFileRows, readFiles, withFiles } from '../../descriptions/payloadFiles';
+import { checkPayloadSize, withValueAt } from '../../descriptions/payloadParts';
+import type { DocumentGroup, GenerationRequest } from '../../engine';
 import {
 	NO_WAIT,
 	createSync,
@@ -116,6 +126,8 @@ export const properties: INodeProperties[] = [
 		hint: 'Fields marked optional have a default in the template or only decide what it shows; every other field is printed as given, and left empty it prints blank',
 		displayOptions: { show: { payloadMode: ['templateFields'] } },
 	},
+	...groupingProperties,
+	payloadFiles,
 	{
 		displayName: 'Status',
 		name: 'status',
@@ -184,6 +196,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
+	imageOptions,
 	createOptions,
 ];
 
@@ -192,43 +205,86 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** The payload of one item, from the JSON field or the field rows; never empty. */
-export function readPayload(ctx: IExecuteFunctions, i: number): IDataObject {
-	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
-	const mode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
+type PayloadMode = 'json' | 'fields' | 'templateFields';
+
+/** The payload an item gives, from the JSON field, the field rows or the Template Fields. */
+function itemPayload(
+	ctx: IExecuteFunctions,
+	i: number,
+	mode: PayloadMode,
+): IDataObject | undefined {
 	if (mode === 'templateFields') {
 		const mapping = ctx.getNodeParameter('mappedFields', i, {}) as IDataObject;
 		const input = ctx.getInputData()[i]?.json ?? {};
-		return requirePayload(payloadFromMapping(mapping, input), mode);
+		return payloadFromMapping(mapping, input);
 	}
-	if (mode === 'fields') {
-		const rows = ctx.getNodeParameter('payloadFields.values', i, []) as unknown;
-		return requirePayload(payloadFromFields(rows), mode);
+	if (mode === 'fields')
+		return payloadFromFields(ctx.getNodeParameter('payloadFields.values', i, []));
+	return parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload');
+}
+
+/**
+ * The payload of one document: its (first) item's data, the group's lines at the Line Items
+ * Path, the item's files; never empty, within the size bound. Sends nothing.
+ */
+async function documentPayload(ctx: IExecuteFunctions, group: DocumentGroup): Promise<IDataObject> {
+	const i = group.index;
+	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
+	const mode: PayloadMode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
+	let payload = itemPayload(ctx, i, mode) ?? {};
+	if (groupsItems(ctx, i)) {
+		const { path, lines } = readLines(ctx, group);
+		payload = withValueAt(payload, path, lines, 'line items');
 	}
-	return requirePayload(parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload'), mode);
+	const rows = readFileRows(ctx.getNodeParameter('payloadFiles', i, {}));
+	payload = requirePayload(withFiles(payload, await readFiles(ctx, i, rows)), mode);
+	checkPayloadSize(payload);
+	return payload;
+}
+
+/** The meta of one document: Meta (JSON), File Name, PDF Password and Image Options. */
+function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefined {
+	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
+	return buildMeta({
+		meta: additional.meta,
+		filename: additional.filename,
+		password: additional.password,
+		image: readImageMeta(ctx.getNodeParameter('imageOptions', i, {})),
+	});
+}
+
+/** One document's create request, read and checked: nothing is sent. */
+async function prepareCreate(
+	ctx: IExecuteFunctions,
+	group: DocumentGroup,
+): Promise<GenerationRequest> {
+	const i = group.index;
+	const templateId = readTemplateId(ctx, i);
+	const status = parseWriteStatus(ctx.getNodeParameter('status', i, 'pending'));
+	const meta = documentMeta(ctx, i);
+	const generation = status === 'pending' ? readGenerationOptions(ctx, i) : NO_WAIT;
+	const payload = await documentPayload(ctx, group);
+	const fields: IDataObject = { document_template_id: templateId, status, payload };
+	if (meta) fields.meta = meta;
+	const reuse = readReuse(ctx, i, fields, status === 'pending');
+	return {
+		send: async () => await createDocument(ctx, fields, { itemIndex: i }),
+		sendSync: async () => await createSync(ctx, fields, i, generation.timeoutSeconds),
+		generates: status === 'pending',
+		templateId,
+		reuse,
+		...generation,
+	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await runGenerations(this, items, (i) => {
-		const templateId = readTemplateId(this, i);
-		const payload = readPayload(this, i);
-		const status = parseWriteStatus(this.getNodeParameter('status', i, 'pending'));
-		const additional = this.getNodeParameter('additionalFields', i, {}) as IDataObject;
-		const meta = buildMeta(additional.meta, additional.filename, additional.password);
-		const generation = status === 'pending' ? readGenerationOptions(this, i) : NO_WAIT;
-		const fields: IDataObject = { document_template_id: templateId, status, payload };
-		if (meta) fields.meta = meta;
-		const reuse = readReuse(this, i, fields, status === 'pending');
-		return {
-			send: async () => await createDocument(this, fields, { itemIndex: i }),
-			sendSync: async () => await createSync(this, fields, i, generation.timeoutSeconds),
-			generates: status === 'pending',
-			templateId,
-			reuse,
-			...generation,
-		};
+	const { groups, refused } = readGrouping(this, items.length);
+	const byIndex = new Map(groups.map((group) => [group.index, group]));
+	return await runGenerations(this, groups, async (i) => {
+		if (refused.has(i)) throw refused.get(i);
+		return await prepareCreate(this, byIndex.get(i)!);
 	});
 }

@@ -18,11 +18,16 @@ import {
 	parseJsonObject,
 	parseWriteStatus,
 } from '../../../shared/helpers/parse';
-import { getDocumentCard, updateDocument } from '../../../shared/transport';
+import { getDocument, getDocumentCard, updateDocument } from '../../../shared/transport';
 import { readFilename } from '../../descriptions/fileAndMeta';
+import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
 import { waitOptions } from '../../descriptions/options';
+import type { PayloadFile } from '../../descriptions/payloadFiles';
+import { payloadFiles, readFileRows, readFiles, withFiles } from '../../descriptions/payloadFiles';
+import { checkPayloadSize } from '../../descriptions/payloadParts';
 import { metaObject } from '../../../shared/helpers/document';
-import { readGenerationOptions, runGenerations } from '../../engine';
+import type { GenerationRequest } from '../../engine';
+import { onePerItem, readGenerationOptions, runGenerations } from '../../engine';
 import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [
@@ -100,6 +105,8 @@ export const properties: INodeProperties[] = [
 	},
 	binaryPropertyName({ waitForCompletion: [true], download: [true] }),
 	maxFileSize({ waitForCompletion: [true], download: [true] }),
+	payloadFiles,
+	imageOptions,
 	waitOptions,
 ];
 
@@ -108,11 +115,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** The changes of one item: the fields to send, and a file name to merge into the current meta. */
+/** The changes of one item: the fields to send, and what to merge into the document's own. */
 interface Changes {
 	fields: IDataObject;
-	/** A file name given without Meta: merged into the document's current meta when sent. */
-	filenameOnly?: string;
+	/**
+	 * Meta keys (File Name, Image Options) given without Meta: merged into the document's
+	 * current meta when sent.
+	 */
+	metaAdditions?: IDataObject;
+	/** Files given without Payload: put into the document's current payload when sent. */
+	files?: PayloadFile[];
 }
 
 /** The template of Update Fields, when one is given. */
@@ -123,68 +135,92 @@ function readTemplateChange(update: IDataObject): string | undefined {
 	return value !== '' && value !== undefined ? parseId(value, 'template') : undefined;
 }
 
-/** Update Fields of one item, read and checked; never empty. */
-function readChanges(update: IDataObject): Changes {
+/**
+ * The meta of Update Fields. The service replaces meta as a whole. Meta given here replaces
+ * it (the file name and image options merged in; an explicit {} clears it); a blank Meta
+ * counts as not given, so an empty expression never wipes it. Added alone, the file name and
+ * image options are merged into the current meta.
+ */
+function readMetaChange(changes: Changes, update: IDataObject, image: IDataObject): void {
+	const filename = readFilename(update.filename);
+	const additions: IDataObject = { ...image, ...(filename ? { _filename: filename } : {}) };
+	const givenMeta = 'meta' in update ? parseJsonObject(update.meta, 'meta') : undefined;
+	if (givenMeta) changes.fields.meta = { ...givenMeta, ...additions };
+	else if (Object.keys(additions).length) changes.metaAdditions = additions;
+}
+
+/** Update Fields, Image Options and files of one item, read and checked; never empty. */
+function readChanges(update: IDataObject, image: IDataObject, files: PayloadFile[]): Changes {
 	const changes: Changes = { fields: {} };
 	const fields = changes.fields;
 	const templateId = readTemplateChange(update);
 	if (templateId !== undefined) fields.document_template_id = templateId;
-	if ('payload' in update) {
-		const payload = parseJsonObject(update.payload, 'payload');
-		if (payload) fields.payload = payload;
-	}
-	const filename = readFilename(update.filename);
-	// The service replaces meta as a whole. Meta given here replaces it (the file name
-	// merged in; an explicit {} clears it); a blank Meta counts as not given, so an empty
-	// expression never wipes it. A file name alone is merged into the current meta.
-	const givenMeta = 'meta' in update ? parseJsonObject(update.meta, 'meta') : undefined;
-	if (givenMeta) {
-		fields.meta = filename ? { ...givenMeta, _filename: filename } : { ...givenMeta };
-	} else if (filename) {
-		changes.filenameOnly = filename;
-	}
+	const payload = 'payload' in update ? parseJsonObject(update.payload, 'payload') : undefined;
+	if (payload) {
+		fields.payload = withFiles(payload, files);
+		checkPayloadSize(fields.payload as IDataObject);
+	} else if (files.length) changes.files = files;
+	readMetaChange(changes, update, image);
 	if ('status' in update) fields.status = parseWriteStatus(update.status);
-	if (Object.keys(fields).length === 0 && changes.filenameOnly === undefined) {
+	if (!Object.keys(fields).length && !changes.metaAdditions && !changes.files) {
 		throw new InputError(
 			'There is nothing to update',
-			'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template)',
+			'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template), an Image Option or a file under Files Into Payload',
 		);
 	}
 	return changes;
 }
 
 /**
- * The document's current meta with the file name merged in. The PDF password stays: it goes
- * back to the service only (outputs never show it), so the next generation is encrypted too.
+ * What the document has now, merged with what was given alone: meta keys into its meta (the
+ * PDF password stays: it goes back to the service only, outputs never show it, so the next
+ * generation is encrypted too), files into its payload.
  */
-async function currentMetaWith(
+async function mergeIntoCurrent(
 	ctx: IExecuteFunctions,
 	id: string,
-	filename: string,
+	changes: Changes,
 	itemIndex: number,
-): Promise<IDataObject> {
-	const meta = metaObject((await getDocumentCard(ctx, id, { itemIndex })).meta);
-	return { ...meta, _filename: filename };
+): Promise<void> {
+	const { fields, metaAdditions, files } = changes;
+	if (files) {
+		const current = await getDocument(ctx, id, { itemIndex });
+		const payload = parseJsonObject(current.payload ?? '{}', 'current payload') ?? {};
+		fields.payload = withFiles(payload, files);
+		checkPayloadSize(fields.payload as IDataObject);
+		if (metaAdditions) fields.meta = { ...metaObject(current.meta), ...metaAdditions };
+	} else if (metaAdditions) {
+		const card = await getDocumentCard(ctx, id, { itemIndex });
+		fields.meta = { ...metaObject(card.meta), ...metaAdditions };
+	}
+}
+
+/** One item's update request, read and checked (its files read): nothing is sent. */
+async function prepareUpdate(ctx: IExecuteFunctions, i: number): Promise<GenerationRequest> {
+	const id = readDocumentId(ctx, i);
+	const update = ctx.getNodeParameter('updateFields', i, {}) as IDataObject;
+	const image = readImageMeta(ctx.getNodeParameter('imageOptions', i, {}));
+	const rows = readFileRows(ctx.getNodeParameter('payloadFiles', i, {}));
+	const changes = readChanges(update, image, await readFiles(ctx, i, rows));
+	const generation = readGenerationOptions(ctx, i);
+	return {
+		send: async () => {
+			await mergeIntoCurrent(ctx, id, changes, i);
+			return await updateDocument(ctx, id, changes.fields, { itemIndex: i });
+		},
+		generates: changes.fields.status === 'pending',
+		templateId: changes.fields.document_template_id as string | undefined,
+		...generation,
+	};
 }
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await runGenerations(this, items, (i) => {
-		const id = readDocumentId(this, i);
-		const update = this.getNodeParameter('updateFields', i, {}) as IDataObject;
-		const { fields, filenameOnly } = readChanges(update);
-		const generation = readGenerationOptions(this, i);
-		return {
-			send: async () => {
-				if (filenameOnly !== undefined)
-					fields.meta = await currentMetaWith(this, id, filenameOnly, i);
-				return await updateDocument(this, id, fields, { itemIndex: i });
-			},
-			generates: fields.status === 'pending',
-			templateId: fields.document_template_id as string | undefined,
-			...generation,
-		};
-	});
+	return await runGenerations(
+		this,
+		onePerItem(items.length),
+		async (i) => await prepareUpdate(this, i),
+	);
 }

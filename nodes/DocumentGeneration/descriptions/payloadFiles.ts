@@ -1,0 +1,145 @@
+/**
+ * Files Into Payload of create and update: files of the input item (a logo, a signature, a
+ * chart an earlier node made) put into the payload as `data:<type>;base64,…` at a path the
+ * user names. Read only through n8n's binary helpers, so every binary data mode works (memory,
+ * filesystem, database, S3) and so does Execution Logic v2, where the name is a path into the
+ * item such as `_files.logo`. The input item's own file is only read, never changed.
+ */
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { InputError, preview } from '../../shared/helpers/parse';
+import { PAYLOAD_BOUNDS, sizeText, withValueAt } from './payloadParts';
+
+export const payloadFiles: INodeProperties = {
+	displayName: 'Files Into Payload',
+	name: 'payloadFiles',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add File',
+	default: {},
+	description:
+		'Files of the input item put into the payload as data URIs (data:image/png;base64,…), which a template shows with &lt;img src="{{ logo }}"&gt;. Each file may be 5 MB at most, the whole payload 20 MB.',
+	options: [
+		{
+			displayName: 'File',
+			name: 'files',
+			values: [
+				{
+					displayName: 'Input Binary Field',
+					name: 'binaryPropertyName',
+					type: 'string',
+					default: 'data',
+					required: true,
+					description:
+						'The name of the input file, as the Binary tab of the previous node shows it',
+					hint: 'In a workflow with Execution Logic v2 the file is in the item’s JSON: write its path, e.g. _files.data',
+				},
+				{
+					displayName: 'Payload Path',
+					name: 'path',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. logo or company.logo',
+					description:
+						'Where the data URI goes in the payload (dots make nested objects); it replaces what is there',
+				},
+			],
+		},
+	],
+};
+
+/** One row: which input file goes where in the payload. */
+export interface FileRow {
+	property: string;
+	path: string;
+}
+
+/** The rows of Files Into Payload, checked; rows left blank are skipped. */
+export function readFileRows(value: unknown): FileRow[] {
+	const rows = value && typeof value === 'object' ? (value as IDataObject).files : undefined;
+	if (!Array.isArray(rows)) return [];
+	const read: FileRow[] = [];
+	rows.forEach((row: IDataObject, n) => {
+		const property = String(row?.binaryPropertyName ?? '').trim();
+		const path = String(row?.path ?? '').trim();
+		if (property === '' && path === '') return;
+		if (property === '' || path === '') {
+			throw new InputError(
+				`Files Into Payload → file ${n + 1} has no ${property === '' ? 'Input Binary Field' : 'Payload Path'}`,
+				'Give each file the name of the input file (e.g. data) and where it goes in the payload (e.g. logo)',
+			);
+		}
+		read.push({ property, path });
+	});
+	return read;
+}
+
+/** A MIME type fit for a data URI (`type/subtype`), else the generic one. */
+function mimeOf(binary: IBinaryData): string {
+	const mime = String(binary.mimeType ?? '')
+		.trim()
+		.toLowerCase();
+	return /^[a-z0-9][a-z0-9.+-]{0,63}\/[a-z0-9][a-z0-9.+-]{0,127}$/.test(mime)
+		? mime
+		: 'application/octet-stream';
+}
+
+function tooLarge(row: FileRow, bytes: number): InputError {
+	return new InputError(
+		`The file "${row.property}" is ${sizeText(bytes)}, more than the ${sizeText(PAYLOAD_BOUNDS.fileBytes)} a file in the payload may be`,
+		'Use a smaller file (resize or compress the image before this node), or put a link to it in the payload instead',
+	);
+}
+
+/** The refusal of a row whose file the input item lacks. */
+function noFile(row: FileRow): InputError {
+	return new InputError(
+		`The input item has no file "${preview(row.property)}" for Files Into Payload`,
+		'Write the name the Binary tab of the previous node shows (e.g. data); in a workflow with Execution Logic v2, the path of the file in the item, e.g. _files.data',
+	);
+}
+
+/** The item's file, checked: it exists and is within the bound (before it is read when n8n knows its size). */
+function fileOf(ctx: IExecuteFunctions, itemIndex: number, row: FileRow): IBinaryData {
+	let binary: IBinaryData;
+	try {
+		binary = ctx.helpers.assertBinaryData(itemIndex, row.property);
+	} catch {
+		throw noFile(row);
+	}
+	if (typeof binary.bytes === 'number' && binary.bytes > PAYLOAD_BOUNDS.fileBytes)
+		throw tooLarge(row, binary.bytes);
+	return binary;
+}
+
+/** An input file read for the payload: where it goes and its data URI. */
+export interface PayloadFile {
+	property: string;
+	path: string;
+	uri: string;
+}
+
+/** Each row's file of the item, read and checked, as a data URI; sends nothing. */
+export async function readFiles(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rows: FileRow[],
+): Promise<PayloadFile[]> {
+	const files: PayloadFile[] = [];
+	for (const row of rows) {
+		const binary = fileOf(ctx, itemIndex, row);
+		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, row.property);
+		if (buffer.length > PAYLOAD_BOUNDS.fileBytes) throw tooLarge(row, buffer.length);
+		files.push({ ...row, uri: `data:${mimeOf(binary)};base64,${buffer.toString('base64')}` });
+	}
+	return files;
+}
+
+/** The payload with each file at its path; the payload given is not changed. */
+export function withFiles(payload: IDataObject, files: PayloadFile[]): IDataObject {
+	return files.reduce(
+		(result, file) => withValueAt(result, file.path, file.uri, `file "${file.property}"`),
+		payload,
+	);
+}

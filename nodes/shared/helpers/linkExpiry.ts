@@ -1,0 +1,84 @@
+/**
+ * When a document's `download_url` stops working, said beside it in every output item as
+ * `download_url_expires_at` (ISO 8601, UTC). The URL's own signature times are the truth where
+ * it carries them (`X-Amz-Date` + `X-Amz-Expires`, `X-Goog-Date` + `X-Goog-Expires`, or an
+ * `Expires` in unix seconds); otherwise the link lives one hour from the moment the record was
+ * read, as the service documents. Pure.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+/** The output field that says when `download_url` ends. Saved workflows read it: never rename. */
+export const LINK_EXPIRY_FIELD = 'download_url_expires_at';
+
+/** The documented life of a download link from the read that signed it. */
+export const LINK_LIFE_MS = 3600_000;
+
+/** URLs longer than this are not parsed for their times (the read time's hour applies). */
+const MAX_URL_LENGTH = 16_384;
+
+/** A signing time as `20261126T103000Z` (UTC), in ms; undefined when it is not one. */
+function compactUtc(value: string | undefined): number | undefined {
+	if (value === undefined || value.length !== 16 || value[8] !== 'T' || value[15] !== 'Z')
+		return undefined;
+	const digits = value.slice(0, 8) + value.slice(9, 15);
+	if (!/^\d{14}$/.test(digits)) return undefined;
+	const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, n) =>
+		Number(digits.slice(at, n === 0 ? 4 : at + 2)),
+	);
+	const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+	const back = new Date(ms);
+	return back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : undefined;
+}
+
+/** A whole number of seconds written as digits only (at most 10 of them). */
+function seconds(value: string | undefined): number | undefined {
+	return value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : undefined;
+}
+
+/** The query of a URL with lower-cased names (the first value of each). */
+function queryOf(url: string): Map<string, string> | undefined {
+	if (url.length > MAX_URL_LENGTH) return undefined;
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return undefined;
+	}
+	const query = new Map<string, string>();
+	for (const [name, value] of parsed.searchParams) {
+		const key = name.toLowerCase();
+		if (!query.has(key)) query.set(key, value);
+	}
+	return query;
+}
+
+/** When a signed URL says it ends (ms), from its own signature times; undefined without them. */
+export function signedExpiry(url: string): number | undefined {
+	const query = queryOf(url);
+	if (!query) return undefined;
+	for (const vendor of ['x-amz', 'x-goog']) {
+		const signedAt = compactUtc(query.get(`${vendor}-date`));
+		const life = seconds(query.get(`${vendor}-expires`));
+		if (signedAt !== undefined && life !== undefined) return signedAt + life * 1000;
+	}
+	const expires = seconds(query.get('expires'));
+	return expires === undefined ? undefined : expires * 1000;
+}
+
+/** When a download link read at `readAt` (ms) stops working, as ISO text; null without a link. */
+export function linkExpiry(url: unknown, readAt: number): string | null {
+	if (typeof url !== 'string' || url === '') return null;
+	const ends = signedExpiry(url) ?? readAt + LINK_LIFE_MS;
+	return Number.isFinite(ends) && Math.abs(ends) <= 8.64e15 ? new Date(ends).toISOString() : null;
+}
+
+/**
+ * A document or card read at `readAt` (ms), with `download_url_expires_at` beside its
+ * `download_url` (null when it has no link). A record without a `download_url` key is left as
+ * it is.
+ */
+export function withLinkExpiry<T extends object>(record: T, readAt: number): T {
+	if (!('download_url' in record)) return record;
+	const url = (record as IDataObject).download_url;
+	return { ...record, [LINK_EXPIRY_FIELD]: linkExpiry(url, readAt) };
+}
