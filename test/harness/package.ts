@@ -48,8 +48,30 @@ export class HarnessManualTrigger implements INodeType {
 		let items = this.getNodeParameter('items', 0) as unknown;
 		if (typeof items === 'string') items = JSON.parse(items);
 		if (!Array.isArray(items)) items = [items];
-		return [(items as IDataObject[]).map((json) => ({ json }))];
+		return [
+			await Promise.all((items as IDataObject[]).map(async (json) => await withFiles(this, json))),
+		];
 	}
+}
+
+/** A file an item of the start node carries (`$files: { name: HarnessFile }`), stored by n8n. */
+export interface HarnessFile {
+	/** The bytes, base64. */
+	base64: string;
+	mimeType: string;
+	fileName?: string;
+}
+
+/** An item of the start node: its `$files` stored as the item's binary data, the rest its JSON. */
+async function withFiles(ctx: IExecuteFunctions, json: IDataObject): Promise<INodeExecutionData> {
+	const { $files, ...rest } = json as IDataObject & { $files?: Record<string, HarnessFile> };
+	if (!$files) return { json };
+	const binary: INodeExecutionData['binary'] = {};
+	for (const [name, file] of Object.entries($files)) {
+		const bytes = Buffer.from(file.base64, 'base64');
+		binary[name] = await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+	}
+	return { json: rest, binary };
 }
 
 /** The package as n8n's loader sees it. */
