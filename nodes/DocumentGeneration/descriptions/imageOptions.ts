@@ -97,7 +97,7 @@ export function readImageMeta(value: unknown): IDataObject {
 		if (meta._type !== undefined && meta._type !== 'webp') {
 			throw new InputError(
 				`Image Options → Quality applies to WebP only, but the Format is ${String(meta._type).toUpperCase()}`,
-				'Remove Quality, or set Format to WebP',
+				'Remove Image Options → Quality, or set Image Options → Format to WebP',
 			);
 		}
 		meta._quality = wholeNumber(options.quality, 'Quality', 1, 100);
