@@ -180,8 +180,12 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 	}
 
 	function filenameFor(rec, template) {
-		const ext = extensionFor(template.output_type);
 		const meta = parseOrNull(rec.meta);
+		// An image template's format may be chosen per document (meta._type: webp, png, jpg).
+		const chosen = meta && typeof meta === 'object' ? meta._type : undefined;
+		const image = documentOutputType(template.output_type) === 'image';
+		const ext =
+			image && ['webp', 'png', 'jpg'].includes(chosen) ? chosen : extensionFor(template.output_type);
 		const wanted =
 			meta && typeof meta === 'object' && typeof meta._filename === 'string'
 				? meta._filename.trim()
