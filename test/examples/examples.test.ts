@@ -36,8 +36,11 @@ const invoiceTemplate = () => templateId(sb);
 const HOW_EACH_RUNS: Record<string, string> = {
 	'agent-tool.json':
 		"test/nodes/DocumentGeneration/agent-tool.test.ts: its tools on n8n-core's tool machinery (n8n's AI Agent and chat model are not in this engine)",
+	'certificate-with-logo.json':
+		"here, n8n's Convert to File played by the harness's stand-in (test/harness/standIns.ts); imported as it is into a real n8n in npm run test:e2e",
 	'generate-invoice.json': 'here',
 	'generate-invoices-batch.json': 'here',
+	'invoice-line-items.json': 'here',
 	'on-document-ready.json': 'here',
 	'on-document-ready-instant.json':
 		'npm run test:e2e, the queue-mode leg: imported as it is into a real n8n (Remove Duplicates is not in this engine)',
@@ -49,6 +52,7 @@ const N8N_NODE_VERSIONS: Record<string, number[]> = {
 	'n8n-nodes-base.manualTrigger': [1],
 	'n8n-nodes-base.stickyNote': [1],
 	'n8n-nodes-base.removeDuplicates': [2],
+	'n8n-nodes-base.convertToFile': [1.1],
 	'@n8n/n8n-nodes-langchain.chatTrigger': [1.1],
 	'@n8n/n8n-nodes-langchain.agent': [2.1],
 	'@n8n/n8n-nodes-langchain.lmChatOpenAi': [1.2],
@@ -67,7 +71,9 @@ const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
 describe('the examples are all accounted for', () => {
 	test('every example is run here or says which suite runs it', () => {
 		expect(exampleFiles()).toEqual(Object.keys(HOW_EACH_RUNS).sort());
-		const here = Object.keys(HOW_EACH_RUNS).filter((file) => HOW_EACH_RUNS[file] === 'here');
+		const here = Object.keys(HOW_EACH_RUNS).filter((file) =>
+			HOW_EACH_RUNS[file].startsWith('here'),
+		);
 		expect([...ranHere].sort()).toEqual(here.sort());
 	});
 
@@ -160,6 +166,64 @@ describe('each example is an importable n8n workflow', () => {
 });
 
 describe('running the examples', () => {
+	runs(
+		'invoice-line-items.json',
+		'five rows of two orders make two invoices, each row a line in order, each invoice paired with its rows',
+		async () => {
+			const example = readExample('invoice-line-items.json');
+			const { data, error } = await runWorkflow(
+				forHarness(example, { templateId: invoiceTemplate() }),
+				{ credentials: credentialsFor(sb) },
+			);
+			expect(error).toBeUndefined();
+			const invoices = data['Generate one invoice per order']![0];
+			expect(invoices.map((i) => [i.json.status, i.json.filename])).toEqual([
+				['success', 'invoice-INV-2026-0201.pdf'],
+				['success', 'invoice-INV-2026-0202.pdf'],
+			]);
+			expect(invoices.map((i) => i.pairedItem)).toEqual([
+				[{ item: 0 }, { item: 1 }, { item: 3 }],
+				[{ item: 2 }, { item: 4 }],
+			]);
+			const posts = sb.requests.filter((r) => r.method === 'POST');
+			const payloads = posts.map((r) => (r.body as { document: IDataObject }).document.payload);
+			expect(payloads[0]).toEqual({
+				number: 'INV-2026-0201',
+				customer: { name: 'Grace Hopper' },
+				lines: [
+					{ description: 'Fountain pen', quantity: 2, unit_price: 24.5 },
+					{ description: 'Ink, blue', quantity: 3, unit_price: 4.9 },
+					{ description: 'Desk lamp', quantity: 1, unit_price: 39 },
+				],
+			});
+			expect(invoices[1].binary?.data.mimeType).toBe('application/pdf');
+		},
+	);
+
+	runs(
+		'certificate-with-logo.json',
+		'the logo file goes into the payload as a data URI; a 1200 x 630 PNG comes back per person',
+		async () => {
+			const example = readExample('certificate-with-logo.json');
+			const { data, error } = await runWorkflow(
+				forHarness(example, { templateId: templateId(sb, 'badge') }),
+				{ credentials: credentialsFor(sb) },
+			);
+			expect(error).toBeUndefined();
+			const made = data['Generate certificate']![0];
+			expect(made.map((i) => i.binary?.data.mimeType)).toEqual(['image/png', 'image/png']);
+			const pinned = example.pinData!['When clicking ‘Execute workflow’'];
+			const posts = sb.requests.filter((r) => r.method === 'POST');
+			const sent = posts.map((r) => (r.body as { document: IDataObject }).document);
+			expect(sent[0].payload).toEqual({
+				name: 'Ada Lovelace',
+				course: 'Analytical Engines 101',
+				logo: `data:image/png;base64,${String(pinned[0].json.logo_base64)}`,
+			});
+			expect(sent[1].meta).toMatchObject({ _type: 'png', _width: 1200, _height: 630 });
+		},
+	);
+
 	runs(
 		'generate-invoice.json',
 		'one invoice created from the item, waited for, downloaded',

@@ -6,6 +6,8 @@
  */
 import * as path from 'path';
 import { PackageDirectoryLoader } from 'n8n-core';
+
+import { ConvertToFileStandIn } from './standIns';
 import {
 	NodeConnectionTypes,
 	NodeHelpers,
@@ -164,6 +166,8 @@ async function doLoad(dir: string): Promise<LoadedPackage> {
 		types[name.includes('.') ? name : `${packageName}.${name}`] = type;
 	}
 	types[MANUAL_TRIGGER_TYPE] = new HarnessManualTrigger();
+	const convertToFile = new ConvertToFileStandIn();
+	types[convertToFile.description.name] = convertToFile;
 
 	const credentialTypes: Record<string, ICredentialType> = {};
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) {

@@ -185,7 +185,9 @@ function createStore({ options, random, scheduler, clock, baseUrl, onFinished })
 		const chosen = meta && typeof meta === 'object' ? meta._type : undefined;
 		const image = documentOutputType(template.output_type) === 'image';
 		const ext =
-			image && ['webp', 'png', 'jpg'].includes(chosen) ? chosen : extensionFor(template.output_type);
+			image && ['webp', 'png', 'jpg'].includes(chosen)
+				? chosen
+				: extensionFor(template.output_type);
 		const wanted =
 			meta && typeof meta === 'object' && typeof meta._filename === 'string'
 				? meta._filename.trim()

@@ -6,9 +6,8 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { canonical } from '../../shared/helpers/document';
+import { canonical, metaObject } from '../../shared/helpers/document';
 import { InputError, parsePositiveInteger, preview } from '../../shared/helpers/parse';
-import { metaObject } from '../../shared/helpers/document';
 import type { OnKeyConflict, ReuseRequest } from './plan';
 
 /** The meta keys this node marks a keyed document with (never `_`: the service's own). */

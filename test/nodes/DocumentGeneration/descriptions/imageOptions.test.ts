@@ -10,7 +10,7 @@ import { byId, creates, onDocument, run, templateId, writes } from '../helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
-function badge(imageOptions: IDataObject, extra: INodeParameters = {}): INodeParameters {
+function badge(imageOptions: INodeParameters, extra: INodeParameters = {}): INodeParameters {
 	return {
 		resource: 'document',
 		operation: 'create',

@@ -6,8 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../../../harness/use-sandbox';
-import { resourceMapping } from '../../../harness';
-import { credentialsFor } from '../../../harness';
+import { credentialsFor, resourceMapping } from '../../../harness';
 import { CONTINUE, byId, creates, run, templateId } from '../helpers';
 import type { Sandbox } from '../../../sandbox';
 
