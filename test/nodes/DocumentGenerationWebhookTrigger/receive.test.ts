@@ -178,6 +178,18 @@ describe('deliveries with a signing secret', () => {
 		expect(t.executions()[1][0].json.deliveryId).toBe('msg_same');
 	});
 
+	test("a delivered document's download_url says when it ends: the link's own signature times", async () => {
+		const t = await activated({ events: ['success'] });
+		await finished({});
+		await until(() => t.executions().length === 1);
+		const json = t.executions()[0][0].json;
+		const url = new URL(String(json.download_url));
+		const signedAt = url.searchParams.get('X-Amz-Date')!;
+		const iso = `${signedAt.slice(0, 4)}-${signedAt.slice(4, 6)}-${signedAt.slice(6, 11)}:${signedAt.slice(11, 13)}:${signedAt.slice(13, 15)}Z`;
+		const ends = Date.parse(iso) + Number(url.searchParams.get('X-Amz-Expires')) * 1000;
+		expect(json.download_url_expires_at).toBe(new Date(ends).toISOString());
+	});
+
 	test('a repeated delivery (same svix-id) starts nothing the second time', async () => {
 		byHandOnly();
 		const t = await activated({ events: ['success'] });
