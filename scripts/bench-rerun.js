@@ -39,13 +39,16 @@ async function killedRun(sb, params, input, killAt) {
 	const child = spawn(
 		process.execPath,
 		[
-			path.join(__dirname, '..', 'test', 'action', 'run-child.js'),
+			path.join(__dirname, '..', 'test', 'nodes', 'DocumentGeneration', 'engine', 'run-child.js'),
 			JSON.stringify({ parameters: params, items: input, credentials: credentialsFor(sb) }),
 		],
 		{ stdio: 'ignore' },
 	);
-	const exited = new Promise((resolve) => child.once('exit', resolve));
-	while (sb.documents.size < killAt) await sleep(5);
+	let ended = false;
+	const exited = new Promise((resolve) => child.once('exit', resolve)).then(() => (ended = true));
+	// Bounded: a child that ends (or stalls) before making `killAt` documents ends the wait.
+	const deadline = Date.now() + 600_000;
+	while (sb.documents.size < killAt && !ended && Date.now() < deadline) await sleep(5);
 	child.kill('SIGKILL');
 	await exited;
 	// What the child had sent is still handled; a worker starts again later than that.
