@@ -14,13 +14,15 @@
  * again with a Unique Key and without; and the race of two executions with the same keys
  * started a few ms apart. Then the list economy (bench-lists.js): the trigger after a burst of
  * 600, Get Many of 500, the look-up over 480 recent documents and a batch of 1,000, with the
- * sandbox honouring page[size] and ignoring it.
+ * sandbox honouring page[size] and ignoring it. Then line items (bench-lines.js): one document
+ * of 1,000 lines from 1,000 items, and 1,000 items grouped into 100 documents against 100
+ * plain items.
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists]
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists|lines]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
  *                        batches without limits; rerun: only running again; lists: only the
- *                        list economy (about a minute) */
+ *                        list economy (about a minute); lines: only line items (about 10 s) */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
 	fmt: fmt2,
@@ -33,6 +35,7 @@ const {
 
 const { runRace, runRerun } = require('./bench-rerun');
 const { runLists } = require('./bench-lists');
+const { runLines } = require('./bench-lines');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -70,6 +73,7 @@ async function main() {
 		await runRace();
 	}
 	if (ONLY === 'all' || ONLY === 'lists') await runLists();
+	if (ONLY === 'all' || ONLY === 'lines') await runLines();
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */
