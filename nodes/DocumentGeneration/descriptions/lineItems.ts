@@ -11,6 +11,7 @@ import type { DocumentGroup } from '../engine';
 import { payloadFromMapping } from '../templateFields/mapping';
 import { payloadFromFields } from '../templateFields/payload';
 import { PAYLOAD_BOUNDS } from './payloadParts';
+import { nameValueRows } from './rows';
 
 const GROUPED = { grouping: ['all', 'byKey'] };
 
@@ -92,39 +93,15 @@ export const groupingProperties: INodeProperties[] = [
 		hint: 'e.g. {{ { "description": $json.product, "qty": $json.qty, "price": $json.price } }}',
 		displayOptions: { show: { ...GROUPED, lineMode: ['json'] } },
 	},
-	{
+	nameValueRows({
 		displayName: 'Line Fields',
 		name: 'lineFields',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Line Field',
-		default: {},
 		description:
 			'The line each item adds, one value per row; evaluated for every item of the group',
-		displayOptions: { show: { ...GROUPED, lineMode: ['fields'] } },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Name',
-						name: 'key',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. description',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. {{ $json.product }}',
-					},
-				],
-			},
-		],
-	},
+		show: { ...GROUPED, lineMode: ['fields'] },
+		examples: { key: 'e.g. description', value: 'e.g. {{ $json.product }}' },
+	}),
 	{
 		displayName: 'Line Fields of the Template',
 		name: 'mappedLineFields',

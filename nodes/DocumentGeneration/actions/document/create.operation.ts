@@ -7,21 +7,14 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
-import { parseJsonObject, parseWriteStatus } from '../../../shared/helpers/parse';
-import { payloadFromMapping } from '../../templateFields/mapping';
-import { payloadFromFields, requirePayload } from '../../templateFields/payload';
+import { parseWriteStatus } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport';
 import { buildMeta } from '../../descriptions/fileAndMeta';
 import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
-import {
-	groupingProperties,
-	groupsItems,
-	readGrouping,
-	readLines,
-} from '../../descriptions/lineItems';
+import { groupingProperties, readGrouping } from '../../descriptions/lineItems';
 import { createOptions } from '../../descriptions/options';
-import { payloadFiles, readFileRows, readFiles, withFiles } from '../../descriptions/payloadFiles';
-import { checkPayloadSize, withValueAt } from '../../descriptions/payloadParts';
+import { documentPayload, payloadProperties } from '../../descriptions/payload';
+import { payloadFiles } from '../../descriptions/payloadFiles';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import {
 	NO_WAIT,
@@ -34,98 +27,7 @@ import { readTemplateId } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
-	{
-		displayName: 'Payload Mode',
-		name: 'payloadMode',
-		type: 'options',
-		options: [
-			{
-				name: 'JSON',
-				value: 'json',
-				description: 'Write the data as one JSON object, or map it from the previous node',
-			},
-			{
-				name: 'Fields',
-				value: 'fields',
-				description: 'Enter the data as name/value rows, without writing JSON',
-			},
-			{
-				name: 'Template Fields',
-				value: 'templateFields',
-				description:
-					"Map data onto the fields the picked template prints, listed from the template's own body and sample data",
-			},
-		],
-		default: 'json',
-		description: 'How to give the data the template is filled with',
-	},
-	{
-		displayName: 'Payload (JSON)',
-		name: 'payload',
-		type: 'json',
-		default: '{}',
-		description:
-			'The data to fill the template with: one JSON object (never a list) whose keys are the variables the template uses',
-		hint: 'To send the previous node’s data as it is, use {{ $json }}; for one of its fields, {{ $json.invoice }}',
-		displayOptions: { show: { payloadMode: ['json'] } },
-	},
-	{
-		displayName: 'Payload Fields',
-		name: 'payloadFields',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Field',
-		default: {},
-		description: 'The data to fill the template with, one variable per row',
-		hint: 'A dotted name such as customer.name builds nested data: {"customer": {"name": …}}',
-		displayOptions: { show: { payloadMode: ['fields'] } },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'values',
-				values: [
-					{
-						displayName: 'Name',
-						name: 'key',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. customer.name',
-						description: 'The variable name the template uses; dots make nested objects',
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. Ada Lovelace',
-						description: 'The value; an expression may give a number, a list or an object',
-					},
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Template Fields',
-		name: 'mappedFields',
-		type: 'resourceMapper',
-		noDataExpression: true,
-		default: { mappingMode: 'defineBelow', value: null },
-		required: true,
-		typeOptions: {
-			loadOptionsDependsOn: ['templateId.value'],
-			resourceMapper: {
-				resourceMapperMethod: 'getTemplateFields',
-				mode: 'add',
-				valuesLabel: 'Fields of the Template',
-				fieldWords: { singular: 'field', plural: 'fields' },
-				addAllFields: true,
-				multiKeyMatch: false,
-				supportAutoMap: true,
-			},
-		},
-		hint: 'Fields marked optional have a default in the template or only decide what it shows; every other field is printed as given, and left empty it prints blank',
-		displayOptions: { show: { payloadMode: ['templateFields'] } },
-	},
+	...payloadProperties,
 	...groupingProperties,
 	payloadFiles,
 	{
@@ -204,43 +106,6 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['document'], operation: ['create'] } },
 	properties,
 );
-
-type PayloadMode = 'json' | 'fields' | 'templateFields';
-
-/** The payload an item gives, from the JSON field, the field rows or the Template Fields. */
-function itemPayload(
-	ctx: IExecuteFunctions,
-	i: number,
-	mode: PayloadMode,
-): IDataObject | undefined {
-	if (mode === 'templateFields') {
-		const mapping = ctx.getNodeParameter('mappedFields', i, {}) as IDataObject;
-		const input = ctx.getInputData()[i]?.json ?? {};
-		return payloadFromMapping(mapping, input);
-	}
-	if (mode === 'fields')
-		return payloadFromFields(ctx.getNodeParameter('payloadFields.values', i, []));
-	return parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload');
-}
-
-/**
- * The payload of one document: its (first) item's data, the group's lines at the Line Items
- * Path, the item's files; never empty, within the size bound. Sends nothing.
- */
-async function documentPayload(ctx: IExecuteFunctions, group: DocumentGroup): Promise<IDataObject> {
-	const i = group.index;
-	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
-	const mode: PayloadMode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
-	let payload = itemPayload(ctx, i, mode) ?? {};
-	if (groupsItems(ctx, i)) {
-		const { path, lines } = readLines(ctx, group);
-		payload = withValueAt(payload, path, lines, 'line items');
-	}
-	const rows = readFileRows(ctx.getNodeParameter('payloadFiles', i, {}));
-	payload = requirePayload(withFiles(payload, await readFiles(ctx, i, rows)), mode);
-	checkPayloadSize(payload);
-	return payload;
-}
 
 /** The meta of one document: Meta (JSON), File Name, PDF Password and Image Options. */
 function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefined {
