@@ -14,6 +14,7 @@ import { Recent } from './memory';
 import type { WebhookSettings } from './settings';
 import { mismatch } from './settings';
 import { verifySignature } from './signature';
+import { timeOf } from '../shared/helpers/dates';
 import { withLinkExpiry } from '../shared/helpers/linkExpiry';
 
 /**
@@ -51,8 +52,11 @@ async function handle(
 	}
 	if (body.kind !== 'document' || typeof body.document.id !== 'string')
 		return ignore('the body holds no document');
-	// Received now: its download link says when it ends (`download_url_expires_at`).
-	const json = documentItem(withLinkExpiry(body.document, Date.now()));
+	// Its download link says when it ends (`download_url_expires_at`). A link without its own
+	// signature times counts from when the document finished, not from now: the service may
+	// send a delivery again hours later.
+	const finishedAt = timeOf(body.document.updated_at) ?? Date.now();
+	const json = documentItem(withLinkExpiry(body.document, Math.min(Date.now(), finishedAt)));
 	const why = mismatch(json, settings);
 	if (why) return ignore(`not started: ${why}`);
 	// The same on every attempt of one delivery, whichever n8n process it reaches: what n8n's

@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { InputError, parseJsonObject } from '../../shared/helpers/parse';
+import { checkImageMeta } from './imageOptions';
 
 /** The file name field, trimmed; undefined when empty. */
 export function readFilename(value: unknown): string | undefined {
@@ -41,5 +42,6 @@ export function buildMeta(fields: MetaFields): IDataObject | undefined {
 	if (name) meta._filename = name;
 	if (typeof fields.password === 'string' && fields.password !== '')
 		meta._password = fields.password;
+	checkImageMeta(meta);
 	return Object.keys(meta).length ? meta : undefined;
 }

@@ -63,7 +63,7 @@ export const imageOptions: INodeProperties = {
 
 /** A whole number within `min`…`max`, named by its option when it is not one. */
 function wholeNumber(value: unknown, option: string, min: number, max: number): number {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const number = typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? Number(value) : value;
 	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
 		throw new InputError(
 			`Image Options → ${option} must be a whole number from ${min} to ${max}, not ${preview(value)}`,
@@ -93,14 +93,20 @@ export function readImageMeta(value: unknown): IDataObject {
 		meta._width = wholeNumber(options.width, 'Width (Pixels)', 1, MAX_IMAGE_SIDE);
 	if (options.height !== undefined)
 		meta._height = wholeNumber(options.height, 'Height (Pixels)', 1, MAX_IMAGE_SIDE);
-	if (options.quality !== undefined) {
-		if (meta._type !== undefined && meta._type !== 'webp') {
-			throw new InputError(
-				`Image Options → Quality applies to WebP only, but the Format is ${String(meta._type).toUpperCase()}`,
-				'Remove Image Options → Quality, or set Image Options → Format to WebP',
-			);
-		}
+	if (options.quality !== undefined)
 		meta._quality = wholeNumber(options.quality, 'Quality', 1, 100);
-	}
 	return meta;
+}
+
+/**
+ * Refuses a document's meta (Meta (JSON) and the Image Options merged) whose Quality is set
+ * for a format other than WebP, the only one it applies to.
+ */
+export function checkImageMeta(meta: IDataObject | undefined): void {
+	const format = meta?._type;
+	if (meta?._quality === undefined || format === undefined || format === 'webp') return;
+	throw new InputError(
+		`Image Options → Quality applies to WebP only, but the format is ${String(format).toUpperCase()}`,
+		'Remove Image Options → Quality, or set Image Options → Format to WebP (a _type in Meta (JSON) counts too)',
+	);
 }

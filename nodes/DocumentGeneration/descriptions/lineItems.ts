@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { withoutFileReferences } from '../../shared/helpers/binaryMode';
 import { asNodeError } from '../../shared/helpers/items';
 import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
@@ -138,6 +139,8 @@ function groupKeyOf(value: unknown): string {
 /** The documents the items make: groups in the order of their first items. */
 export interface Grouping {
 	groups: DocumentGroup[];
+	/** Whether each item adds a line (One for All Items, One per Group of Items). */
+	lines: boolean;
 	/** Items whose Group By could not be read: each is a group of its own that fails. */
 	refused: Map<number, unknown>;
 }
@@ -146,10 +149,11 @@ export interface Grouping {
 export function readGrouping(ctx: IExecuteFunctions, count: number): Grouping {
 	const mode = count ? ctx.getNodeParameter('grouping', 0, 'perItem') : 'perItem';
 	const all = Array.from({ length: count }, (_, i) => i);
-	if (mode === 'all')
-		return { groups: count ? [{ index: 0, members: all }] : [], refused: new Map() };
 	const refused = new Map<number, unknown>();
-	if (mode !== 'byKey') return { groups: all.map((i) => ({ index: i, members: [i] })), refused };
+	if (mode === 'all')
+		return { groups: count ? [{ index: 0, members: all }] : [], lines: true, refused };
+	if (mode !== 'byKey')
+		return { groups: all.map((i) => ({ index: i, members: [i] })), lines: false, refused };
 	const byKey = new Map<string, DocumentGroup>();
 	const groups: DocumentGroup[] = [];
 	for (const i of all) {
@@ -167,22 +171,25 @@ export function readGrouping(ctx: IExecuteFunctions, count: number): Grouping {
 			groups.push({ index: i, members: [i] });
 		}
 	}
-	return { groups, refused };
-}
-
-/** Whether the node makes documents of groups (lines) rather than one per item. */
-export function groupsItems(ctx: IExecuteFunctions, itemIndex: number): boolean {
-	return ctx.getNodeParameter('grouping', itemIndex, 'perItem') !== 'perItem';
+	return { groups, lines: true, refused };
 }
 
 /** One item's line, in the mode chosen. */
-function lineOf(ctx: IExecuteFunctions, i: number, mode: unknown): IDataObject {
+function lineOf(
+	ctx: IExecuteFunctions,
+	i: number,
+	mode: unknown,
+	filesInJson: boolean,
+): IDataObject {
 	let line: IDataObject | undefined;
 	if (mode === 'fields') line = payloadFromFields(ctx.getNodeParameter('lineFields.values', i, []));
 	else if (mode === 'templateFields') {
 		const mapping = ctx.getNodeParameter('mappedLineFields', i, {}) as IDataObject;
 		line = payloadFromMapping(mapping, ctx.getInputData()[i]?.json ?? {});
-	} else line = parseJsonObject(ctx.getNodeParameter('line', i, ''), 'line');
+	} else {
+		const json = parseJsonObject(ctx.getNodeParameter('line', i, ''), 'line');
+		line = json && withoutFileReferences(json, filesInJson);
+	}
 	if (line && Object.keys(line).length) return line;
 	throw new InputError(
 		'The line is empty',
@@ -196,6 +203,7 @@ function lineOf(ctx: IExecuteFunctions, i: number, mode: unknown): IDataObject {
 export function readLines(
 	ctx: IExecuteFunctions,
 	group: DocumentGroup,
+	filesInJson: boolean,
 ): { path: string; lines: IDataObject[] } {
 	const count = group.members.length;
 	if (count > PAYLOAD_BOUNDS.lines) {
@@ -213,7 +221,7 @@ export function readLines(
 	const mode = ctx.getNodeParameter('lineMode', group.index, 'json');
 	const lines = group.members.map((i) => {
 		try {
-			return lineOf(ctx, i, mode);
+			return lineOf(ctx, i, mode, filesInJson);
 		} catch (error) {
 			throw asNodeError(ctx, error, i);
 		}

@@ -5,11 +5,13 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { withoutFileReferences } from '../../shared/helpers/binaryMode';
 import { parseJsonObject } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
 import { payloadFromMapping } from '../templateFields/mapping';
 import { payloadFromFields, requirePayload } from '../templateFields/payload';
-import { groupsItems, readLines } from './lineItems';
+import { readLines } from './lineItems';
+import type { FileBudget } from './payloadFiles';
 import { readFileRows, readFiles, withFiles } from './payloadFiles';
 import { checkPayloadSize, withValueAt } from './payloadParts';
 import { nameValueRows } from './rows';
@@ -85,11 +87,20 @@ export const payloadProperties: INodeProperties[] = [
 
 type PayloadMode = 'json' | 'fields' | 'templateFields';
 
+/** What the run knows of every document's payload: whether groups add lines, the file budget. */
+export interface PayloadPlan {
+	lines: boolean;
+	budget: FileBudget;
+	/** Whether the workflow keeps files in the items' JSON (Execution Logic v2). */
+	filesInJson: boolean;
+}
+
 /** The payload an item gives, from the JSON field, the field rows or the Template Fields. */
 function itemPayload(
 	ctx: IExecuteFunctions,
 	i: number,
 	mode: PayloadMode,
+	filesInJson: boolean,
 ): IDataObject | undefined {
 	if (mode === 'templateFields') {
 		const mapping = ctx.getNodeParameter('mappedFields', i, {}) as IDataObject;
@@ -98,27 +109,30 @@ function itemPayload(
 	}
 	if (mode === 'fields')
 		return payloadFromFields(ctx.getNodeParameter('payloadFields.values', i, []));
-	return parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload');
+	const payload = parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload');
+	return payload && withoutFileReferences(payload, filesInJson);
 }
 
 /**
  * The payload of one document: its (first) item's data, the group's lines at the Line Items
- * Path, the item's files; never empty, within the size bound. Sends nothing.
+ * Path, the (first) item's files; never empty, within the size bound. Sends nothing.
  */
 export async function documentPayload(
 	ctx: IExecuteFunctions,
 	group: DocumentGroup,
+	plan: PayloadPlan,
 ): Promise<IDataObject> {
 	const i = group.index;
 	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
 	const mode: PayloadMode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
-	let payload = itemPayload(ctx, i, mode) ?? {};
-	if (groupsItems(ctx, i)) {
-		const { path, lines } = readLines(ctx, group);
+	let payload = itemPayload(ctx, i, mode, plan.filesInJson) ?? {};
+	if (plan.lines) {
+		const { path, lines } = readLines(ctx, group, plan.filesInJson);
 		payload = withValueAt(payload, path, lines, 'line items');
 	}
 	const rows = readFileRows(ctx.getNodeParameter('payloadFiles', i, {}));
-	payload = requirePayload(withFiles(payload, await readFiles(ctx, i, rows)), mode);
+	const files = await readFiles(ctx, i, rows, plan.budget);
+	payload = requirePayload(withFiles(payload, files), mode);
 	checkPayloadSize(payload);
 	return payload;
 }

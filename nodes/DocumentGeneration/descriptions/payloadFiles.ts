@@ -75,9 +75,10 @@ export function readFileRows(value: unknown): FileRow[] {
 	return read;
 }
 
-/** A MIME type fit for a data URI (`type/subtype`), else the generic one. */
+/** A MIME type fit for a data URI (`type/subtype`, its parameters left out), else the generic one. */
 function mimeOf(binary: IBinaryData): string {
 	const mime = String(binary.mimeType ?? '')
+		.split(';', 1)[0]
 		.trim()
 		.toLowerCase();
 	return /^[a-z0-9][a-z0-9.+-]{0,63}\/[a-z0-9][a-z0-9.+-]{0,127}$/.test(mime)
@@ -120,18 +121,50 @@ export interface PayloadFile {
 	uri: string;
 }
 
+/**
+ * What one node run may still read of input files: every document's files are read before
+ * anything is sent, so the run as a whole is bounded too, not only each payload.
+ */
+export class FileBudget {
+	constructor(private remaining = PAYLOAD_BOUNDS.runFileBytes) {}
+
+	/** Takes `bytes` of encoded file, or refuses when the run has read its bound already. */
+	take(bytes: number): void {
+		this.remaining -= bytes;
+		if (this.remaining >= 0) return;
+		throw new InputError(
+			`The input files of this run are more than the ${sizeText(PAYLOAD_BOUNDS.runFileBytes)} one run reads into payloads`,
+			'Send fewer items per run (Loop Over Items, e.g. 50 at a time) or smaller files',
+		);
+	}
+}
+
+/** The refusal of a document whose files alone make its payload too large. */
+function filesTooLarge(bytes: number): InputError {
+	return new InputError(
+		`The files of this document are ${sizeText(bytes)} as data URIs, more than the ${sizeText(PAYLOAD_BOUNDS.payloadBytes)} one payload accepts`,
+		'Use fewer or smaller files (resize images before this node), or links to them instead',
+	);
+}
+
 /** Each row's file of the item, read and checked, as a data URI; sends nothing. */
 export async function readFiles(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	rows: FileRow[],
+	budget: FileBudget,
 ): Promise<PayloadFile[]> {
 	const files: PayloadFile[] = [];
+	let total = 0;
 	for (const row of rows) {
 		const binary = fileOf(ctx, itemIndex, row);
 		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, row.property);
 		if (buffer.length > PAYLOAD_BOUNDS.fileBytes) throw tooLarge(row, buffer.length);
-		files.push({ ...row, uri: `data:${mimeOf(binary)};base64,${buffer.toString('base64')}` });
+		const uri = `data:${mimeOf(binary)};base64,${buffer.toString('base64')}`;
+		total += uri.length;
+		if (total > PAYLOAD_BOUNDS.payloadBytes) throw filesTooLarge(total);
+		budget.take(uri.length);
+		files.push({ ...row, uri });
 	}
 	return files;
 }

@@ -18,6 +18,8 @@ export const PAYLOAD_BOUNDS = {
 	payloadBytes: 20 * MB,
 	/** Line items of one document. */
 	lines: 10_000,
+	/** Input files read into payloads by one node run, before any is sent (n8n's memory). */
+	runFileBytes: 256 * MB,
 };
 
 /** A size in bytes for a message: `5.2 MB`, `812 KB`, `40 bytes`. */

@@ -37,6 +37,8 @@ export type Prepare = (itemIndex: number) => GenerationRequest | Promise<Generat
 async function check(run: Run, prepare: Prepare): Promise<void> {
 	const leaders = new Map<string, number>();
 	for (const record of run.records) {
+		// Without Continue On Fail the first refusal stops the node: read no more (files).
+		if (run.stop.signal.aborted) break;
 		try {
 			const request = await prepare(record.index);
 			const reuse = request.reuse;

@@ -16,7 +16,9 @@ import { TemplateTooLarge } from '../templateFields/bounds';
 import type { TemplateField } from '../templateFields/mapping';
 import { lineFields, listFields, mapperFields, templateFields } from '../templateFields/mapping';
 
+/** How to go on without the listed fields: the payload's mode, or the line's. */
 const OR_JSON = 'or set Payload Mode to JSON. Fields mapped below are still sent.';
+const OR_LINE_JSON = 'or set Line Mode to JSON. Line fields mapped below are still sent.';
 
 /** Nothing to list, and why: the editor shows it where the fields would be. */
 const notice = (why: string): ResourceMapperFields => ({ fields: [], emptyFieldsNotice: why });
@@ -36,20 +38,21 @@ function pickedTemplate(ctx: ILoadOptionsFunctions): unknown {
 /** The picked template's fields, or the notice that says why there are none to list. */
 async function loadTemplateFields(
 	ctx: ILoadOptionsFunctions,
+	orJson: string,
 ): Promise<TemplateField[] | ResourceMapperFields> {
 	const picked = pickedTemplate(ctx);
 	if (typeof picked === 'string' && picked.trim().startsWith('='))
 		return notice(
-			`The template is given by an expression, so its fields cannot be listed here: pick it From List or By ID to see them, ${OR_JSON}`,
+			`The template is given by an expression, so its fields cannot be listed here: pick it From List or By ID to see them, ${orJson}`,
 		);
 	if (picked === undefined || picked === null || String(picked).trim() === '')
-		return notice(`Pick a template above to list its fields, ${OR_JSON}`);
+		return notice(`Pick a template above to list its fields, ${orJson}`);
 	let id: string;
 	try {
 		id = parseId(picked, 'template');
 	} catch {
 		return notice(
-			`"${String(picked)}" is not a template ID: pick the template From List, ${OR_JSON}`,
+			`"${String(picked)}" is not a template ID: pick the template From List, ${orJson}`,
 		);
 	}
 	let template;
@@ -58,7 +61,7 @@ async function loadTemplateFields(
 	} catch (error) {
 		const { message } = asNodeError(ctx, error);
 		return notice(
-			`The template's fields could not be loaded (${message}): check the credential and the template, then reload, ${OR_JSON}`,
+			`The template's fields could not be loaded (${message}): check the credential and the template, then reload, ${orJson}`,
 		);
 	}
 	try {
@@ -70,7 +73,7 @@ async function loadTemplateFields(
 		if (!(error instanceof TemplateTooLarge))
 			throw new NodeOperationError(ctx.getNode(), error as Error);
 		return notice(
-			`This template's fields are not listed here: ${error.reason}. Map its data as JSON: set Payload Mode to JSON. Fields mapped below are still sent.`,
+			`This template's fields are not listed here: ${error.reason}. Map its data as JSON: ${orJson.slice('or '.length)}`,
 		);
 	}
 }
@@ -78,7 +81,7 @@ async function loadTemplateFields(
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {
-	const fields = await loadTemplateFields(this);
+	const fields = await loadTemplateFields(this, OR_JSON);
 	if (!Array.isArray(fields)) return fields;
 	if (!fields.length)
 		return notice(
@@ -100,7 +103,7 @@ function pickedLinesPath(ctx: ILoadOptionsFunctions): string {
 export async function getTemplateLineFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {
-	const fields = await loadTemplateFields(this);
+	const fields = await loadTemplateFields(this, OR_LINE_JSON);
 	if (!Array.isArray(fields)) return fields;
 	const path = pickedLinesPath(this);
 	const lines = lineFields(fields, path);

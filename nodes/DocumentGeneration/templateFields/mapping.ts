@@ -12,8 +12,9 @@ import { TEMPLATE_BOUNDS } from './bounds';
 import { payloadFromFields } from './payload';
 import type { TemplateField } from './template-fields';
 
-export { parseSampleData, templateFields, type TemplateField } from './template-fields';
 import { typeOf } from './template-fields';
+
+export { parseSampleData, templateFields, type TemplateField } from './template-fields';
 
 /**
  * How the field list names a field: its path, whether it is optional (first: the editor cuts

@@ -4,6 +4,7 @@
  * ("One poll"); each constant below says what it covers.
  */
 import { timeOf } from '../../shared/helpers/dates';
+import { signedAt } from '../../shared/helpers/linkExpiry';
 import type { TriggerEvent } from '../../shared/helpers/triggerOptions';
 
 export type { TriggerEvent } from '../../shared/helpers/triggerOptions';
@@ -91,14 +92,7 @@ export function frontierBound(serviceStartMs: number): number {
 
 /** The service's clock from a presigned download URL (`X-Amz-Date`, whole seconds), in ms. */
 export function signedAtOf(card: Card): number | undefined {
-	if (typeof card.download_url !== 'string') return undefined;
-	const match = /[?&]X-Amz-Date=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z(?:&|$)/i.exec(
-		card.download_url,
-	);
-	if (!match) return undefined;
-	const [, y, mo, d, h, mi, se] = match.map(Number);
-	const ms = Date.UTC(y, mo - 1, d, h, mi, se);
-	return Number.isFinite(ms) ? ms : undefined;
+	return typeof card.download_url === 'string' ? signedAt(card.download_url) : undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ export const LINK_LIFE_MS = 3600_000;
 /** URLs longer than this are not parsed for their times (the read time's hour applies). */
 const MAX_URL_LENGTH = 16_384;
 
-/** A signing time as `20261126T103000Z` (UTC), in ms; undefined when it is not one. */
+/** A signing time as `20261126T103000Z` (UTC), in ms; undefined when it is not a real one. */
 function compactUtc(value: string | undefined): number | undefined {
 	if (value === undefined || value.length !== 16 || value[8] !== 'T' || value[15] !== 'Z')
 		return undefined;
@@ -25,6 +25,7 @@ function compactUtc(value: string | undefined): number | undefined {
 	const [y, mo, d, h, mi, s] = [0, 4, 6, 8, 10, 12].map((at, n) =>
 		Number(digits.slice(at, n === 0 ? 4 : at + 2)),
 	);
+	if (y < 1970 || h > 23 || mi > 59 || s > 59) return undefined;
 	const ms = Date.UTC(y, mo - 1, d, h, mi, s);
 	const back = new Date(ms);
 	return back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : undefined;
@@ -52,14 +53,29 @@ function queryOf(url: string): Map<string, string> | undefined {
 	return query;
 }
 
+const VENDORS = ['x-amz', 'x-goog'];
+
+/**
+ * When a presigned URL was signed (ms): its `X-Amz-Date` or `X-Goog-Date`, the storage's
+ * clock in whole seconds; undefined without one.
+ */
+export function signedAt(url: string): number | undefined {
+	const query = queryOf(url);
+	for (const vendor of VENDORS) {
+		const at = compactUtc(query?.get(`${vendor}-date`));
+		if (at !== undefined) return at;
+	}
+	return undefined;
+}
+
 /** When a signed URL says it ends (ms), from its own signature times; undefined without them. */
 export function signedExpiry(url: string): number | undefined {
 	const query = queryOf(url);
 	if (!query) return undefined;
-	for (const vendor of ['x-amz', 'x-goog']) {
-		const signedAt = compactUtc(query.get(`${vendor}-date`));
+	for (const vendor of VENDORS) {
+		const at = compactUtc(query.get(`${vendor}-date`));
 		const life = seconds(query.get(`${vendor}-expires`));
-		if (signedAt !== undefined && life !== undefined) return signedAt + life * 1000;
+		if (at !== undefined && life !== undefined) return at + life * 1000;
 	}
 	const expires = seconds(query.get('expires'));
 	return expires === undefined ? undefined : expires * 1000;

@@ -13,8 +13,10 @@ import { buildMeta } from '../../descriptions/fileAndMeta';
 import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
 import { groupingProperties, readGrouping } from '../../descriptions/lineItems';
 import { createOptions } from '../../descriptions/options';
+import type { PayloadPlan } from '../../descriptions/payload';
 import { documentPayload, payloadProperties } from '../../descriptions/payload';
-import { payloadFiles } from '../../descriptions/payloadFiles';
+import { FileBudget, payloadFiles } from '../../descriptions/payloadFiles';
+import { filesLiveInJson } from '../../../shared/helpers/binaryMode';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import {
 	NO_WAIT,
@@ -122,13 +124,14 @@ function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefine
 async function prepareCreate(
 	ctx: IExecuteFunctions,
 	group: DocumentGroup,
+	plan: PayloadPlan,
 ): Promise<GenerationRequest> {
 	const i = group.index;
 	const templateId = readTemplateId(ctx, i);
 	const status = parseWriteStatus(ctx.getNodeParameter('status', i, 'pending'));
 	const meta = documentMeta(ctx, i);
 	const generation = status === 'pending' ? readGenerationOptions(ctx, i) : NO_WAIT;
-	const payload = await documentPayload(ctx, group);
+	const payload = await documentPayload(ctx, group, plan);
 	const fields: IDataObject = { document_template_id: templateId, status, payload };
 	if (meta) fields.meta = meta;
 	const reuse = readReuse(ctx, i, fields, status === 'pending');
@@ -146,10 +149,11 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const { groups, refused } = readGrouping(this, items.length);
+	const { groups, lines, refused } = readGrouping(this, items.length);
+	const plan: PayloadPlan = { lines, budget: new FileBudget(), filesInJson: filesLiveInJson(this) };
 	const byIndex = new Map(groups.map((group) => [group.index, group]));
 	return await runGenerations(this, groups, async (i) => {
 		if (refused.has(i)) throw refused.get(i);
-		return await prepareCreate(this, byIndex.get(i)!);
+		return await prepareCreate(this, byIndex.get(i)!, plan);
 	});
 }

@@ -51,7 +51,9 @@ test.each([
 	[{ quality: 101 }, /Quality must be a whole number from 1 to 100, not 101/],
 	[{ quality: 0 }, /Quality must be a whole number from 1 to 100/],
 	[{ format: 'gif' }, /Format must be webp, png or jpg, not "?gif"?/],
-	[{ format: 'png', quality: 80 }, /Quality applies to WebP only, but the Format is PNG/],
+	[{ format: 'png', quality: 80 }, /Quality applies to WebP only, but the format is PNG/],
+	[{ width: '0x4B0' }, /Width \(Pixels\) must be a whole number from 1 to 10000, not "?0x4B0"?/],
+	[{ height: '1e3' }, /Height \(Pixels\) must be a whole number/],
 ])('%j is refused, naming the option and the item; nothing is sent', async (options, message) => {
 	// Item 1 is valid, item 2 gives the bad value: the refusal names item 2 and nothing is sent.
 	const valid: IDataObject = { format: 'webp', width: 100, height: 100, quality: 50 };
@@ -62,6 +64,18 @@ test.each([
 	expect(bad.error?.message).toMatch(message);
 	expect(bad.error?.message).toMatch(/\(item 2\)/);
 	expect(bad.error?.description).toMatch(/Image Options/);
+	expect(creates(sb)).toHaveLength(0);
+});
+
+test('Quality with a _type in Meta (JSON) other than webp is refused too; nothing is sent', async () => {
+	const result = await run(
+		sb,
+		badge({ quality: 70 }, { additionalFields: { meta: '{"_type": "jpg"}' } }),
+	);
+	expect(result.error?.message).toMatch(
+		/Quality applies to WebP only, but the format is JPG \(item 1\)/,
+	);
+	expect(result.error?.description).toMatch(/_type in Meta/);
 	expect(creates(sb)).toHaveLength(0);
 });
 

@@ -161,31 +161,49 @@ describe('one document per group of items', () => {
 });
 
 describe('refused before anything is sent', () => {
-	test('a malformed line in item 4 sends nothing and names item 4', async () => {
-		const rows = ROWS.map((row, i) => (i === 3 ? { ...row, product: undefined, bad: true } : row));
+	test('a malformed line in item 5 (a later row of its group) sends nothing and names item 5, not its group’s first', async () => {
+		// Item 5 is order A's third row; order A's first row is item 1.
+		const rows = ROWS.map((row, i) => (i === 4 ? { ...row, bad: true } : row));
 		const result = await run(
 			sb,
 			grouped({ line: '={{ $json.bad ? "[1, 2]" : { "d": $json.product } }}' }),
 			rows,
 		);
-		expect(result.error?.message).toMatch(/\(item 4\)/);
-		expect(result.error?.message).toMatch(/line/i);
+		expect(result.error?.message).toMatch(/line.*\(item 5\)/i);
+		expect(result.error?.message).not.toMatch(/\(item 1\)/);
+		expect(result.error?.itemIndex).toBe(4);
 		expect(creates(sb)).toHaveLength(0);
 	});
 
-	test('with Continue On Fail the other groups are made; the failed group is one error item paired with its items', async () => {
+	test('with Continue On Fail the other groups are made; the failed group is one error item paired with its items, naming the bad row', async () => {
+		// "Lamp" is item 6, order B's second row (its first is item 2).
 		const result = await run(
 			sb,
-			grouped({ line: '={{ $json.product === "Ink" ? "not json" : { "d": $json.product } }}' }),
+			grouped({ line: '={{ $json.product === "Lamp" ? "not json" : { "d": $json.product } }}' }),
 			ROWS,
 			CONTINUE,
 		);
 		expect(creates(sb)).toHaveLength(2);
 		expect(result.items).toHaveLength(3);
-		expect(result.items[1].json.error).toMatch(/\(item 2\)/);
+		expect(result.items[1].json.error).toMatch(/\(item 6\)/);
 		expect(pairedItems(result.items[1])).toEqual([1, 5]);
 		expect(result.items[0].json.id).toBeDefined();
 		expect(result.items[2].json.id).toBeDefined();
+	});
+
+	test('the input items keep their JSON when their data is the payload and the lines ({{ $json }})', async () => {
+		const rows = ROWS.slice(0, 3).map((row) => ({ ...row, nested: { keep: 'me' } }));
+		const result = await run(
+			sb,
+			grouped({ payload: '={{ $json }}', linesPath: 'nested.lines', line: '={{ $json }}' }),
+			rows,
+		);
+		expect(result.error).toBeUndefined();
+		const start = result.data.Start![0].map((item) => item.json);
+		expect(start).toEqual(rows);
+		const payload = storedPayload(sb, result.items[0].json.id);
+		expect((payload.nested as IDataObject).keep).toBe('me');
+		expect(((payload.nested as IDataObject).lines as IDataObject[]).length).toBe(2);
 	});
 
 	test('an empty Group By names its item; nothing is sent', async () => {

@@ -72,6 +72,32 @@ test('a file past 5 MB names its size and the bound; nothing is sent', async () 
 	expect(creates(sb)).toHaveLength(0);
 });
 
+test('a MIME type with parameters keeps its type (an SVG logo stays image/svg+xml)', async () => {
+	const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
+	const item = {
+		$files: { logo: { base64: svg.toString('base64'), mimeType: 'image/svg+xml; charset=utf-8' } },
+	};
+	const result = await run(sb, createWithFiles(), [item]);
+	expect(result.error).toBeUndefined();
+	const logo = (storedPayload(sb, result.items[0].json.id).company as IDataObject).logo;
+	expect(logo).toBe(`data:image/svg+xml;base64,${svg.toString('base64')}`);
+});
+
+test('a document whose files alone pass 20 MB is refused before the rest is read; nothing is sent', async () => {
+	const four = Buffer.alloc(4 * 1024 * 1024, 1).toString('base64');
+	const files = Object.fromEntries(
+		['a', 'b', 'c', 'd'].map((name) => [name, { base64: four, mimeType: 'image/png' }]),
+	);
+	const rows = ['a', 'b', 'c', 'd'].map((name) => ({ binaryPropertyName: name, path: name }));
+	const result = await run(sb, createWithFiles({ payloadFiles: { files: rows } }), [
+		{ $files: files },
+	]);
+	expect(result.error?.message).toMatch(
+		/files of this document are 2\d\.\d MB as data URIs, more than the 20\.0 MB/,
+	);
+	expect(creates(sb)).toHaveLength(0);
+});
+
 test('a path through a value that is not an object is refused', async () => {
 	const result = await run(sb, createWithFiles({ payload: '{"company": "Acme"}' }), [logoItem()]);
 	expect(result.error?.message).toMatch(/goes under "company", but the payload has a value there/);
@@ -97,6 +123,37 @@ describe('Update', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(storedPayload(sb, id)).toEqual({ customer: 'Grace', logo: LOGO_URI });
+	});
+
+	test('alone, past the bound with the stored payload: refused while checking, before any item is written', async () => {
+		const big = await run(
+			sb,
+			createWithFiles({
+				payloadFiles: {},
+				status: 'draft',
+				payload: `{"text": "${'x'.repeat(17 * 1024 * 1024)}"}`,
+			}),
+			[{}],
+		);
+		const bigId = String(big.items[0].json.id);
+		const small = await draft();
+		sb.resetRequests();
+		const four = Buffer.alloc(4 * 1024 * 1024, 1).toString('base64');
+		const result = await run(
+			sb,
+			onDocument('update', '={{ $json.id }}', {
+				payloadFiles: { files: [{ binaryPropertyName: 'logo', path: 'logo' }] },
+				waitForCompletion: false,
+			}),
+			[
+				{ id: small, $files: { logo: { base64: four, mimeType: 'image/png' } } },
+				{ id: bigId, $files: { logo: { base64: four, mimeType: 'image/png' } } },
+			],
+		);
+		expect(result.error?.message).toMatch(
+			/The payload is 2\d\.\d MB, more than the 20\.0 MB .*\(item 2\)/,
+		);
+		expect(writes(sb)).toHaveLength(0);
 	});
 
 	test('alone: the file goes into the document’s current payload, the rest kept', async () => {
@@ -147,5 +204,25 @@ describe('Execution Logic v2 (binaryMode combined)', () => {
 		const files = out.json._files as Record<string, { mimeType: string }>;
 		expect(files.data.mimeType).toBe('application/pdf');
 		expect(out.binary).toBeUndefined();
+	});
+
+	test("n8n's file references (_files) of a payload or line taken from {{ $json }} are not sent", async () => {
+		const result = await runCombined(
+			createWithFiles({
+				payload: '={{ $json }}',
+				payloadFiles: { files: [{ binaryPropertyName: '_files.logo', path: 'logo' }] },
+				grouping: 'all',
+				linesPath: 'lines',
+			}),
+			[logoItem({ customer: 'Ada' }), logoItem({ customer: 'Grace' })],
+		);
+		expect(result.error).toBeUndefined();
+		const out = result.data.Create![0][0];
+		const payload = storedPayload(sb, out.json.id);
+		expect(payload).toEqual({
+			customer: 'Ada',
+			logo: LOGO_URI,
+			lines: [{ customer: 'Ada' }, { customer: 'Grace' }],
+		});
 	});
 });

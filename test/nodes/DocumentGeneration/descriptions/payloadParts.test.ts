@@ -5,6 +5,7 @@ import {
 	sizeText,
 	withValueAt,
 } from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
+import { FileBudget } from '../../../../nodes/DocumentGeneration/descriptions/payloadFiles';
 
 describe('withValueAt', () => {
 	test('puts the value at a dotted path, making the objects on the way; the payload given is not changed', () => {
@@ -47,5 +48,15 @@ describe('checkPayloadSize', () => {
 		expect(sizeText(40)).toBe('40 bytes');
 		expect(sizeText(812 * 1024)).toBe('812 KB');
 		expect(sizeText(5.25 * 1024 * 1024)).toBe('5.3 MB');
+	});
+});
+
+describe('FileBudget', () => {
+	test('a run reads files up to its bound; the byte past it is refused, saying how to send fewer', () => {
+		const budget = new FileBudget(100);
+		budget.take(60);
+		budget.take(40);
+		expect(() => budget.take(1)).toThrow(/more than the .* one run reads into payloads/);
+		expect(PAYLOAD_BOUNDS.runFileBytes).toBe(256 * 1024 * 1024);
 	});
 });

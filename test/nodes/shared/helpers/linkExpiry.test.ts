@@ -40,6 +40,15 @@ describe('linkExpiry', () => {
 			linkExpiry('https://f.example/f?X-Amz-Date=20261126T000000Z&X-Amz-Expires=-1', READ_AT),
 		).toBe(hour);
 		expect(linkExpiry('not a url', READ_AT)).toBe(hour);
+		for (const impossible of [
+			'20261126T240000Z',
+			'20261126T006000Z',
+			'20261126T000060Z',
+			'00011126T000000Z',
+		])
+			expect(
+				linkExpiry(`https://f.example/f?X-Amz-Date=${impossible}&X-Amz-Expires=60`, READ_AT),
+			).toBe(hour);
 		expect(
 			linkExpiry(`https://f.example/f?Expires=1795000000&pad=${'a'.repeat(20_000)}`, READ_AT),
 		).toBe(hour);
