@@ -36,6 +36,8 @@ const invoiceTemplate = () => templateId(sb);
 const HOW_EACH_RUNS: Record<string, string> = {
 	'agent-tool.json':
 		"test/nodes/DocumentGeneration/agent-tool.test.ts: its tools on n8n-core's tool machinery (n8n's AI Agent and chat model are not in this engine)",
+	'approve-before-generating.json':
+		"npm run test:e2e, the one-process leg: approved and refused in a real n8n (n8n's Wait node, resumed by its webhook, is not in this engine)",
 	'generate-invoice.json': 'here',
 	'generate-invoices-batch.json': 'here',
 	'on-document-ready.json': 'here',
@@ -49,6 +51,9 @@ const N8N_NODE_VERSIONS: Record<string, number[]> = {
 	'n8n-nodes-base.manualTrigger': [1],
 	'n8n-nodes-base.stickyNote': [1],
 	'n8n-nodes-base.removeDuplicates': [2],
+	'n8n-nodes-base.set': [3.4],
+	'n8n-nodes-base.wait': [1.1],
+	'n8n-nodes-base.if': [2.2],
 	'@n8n/n8n-nodes-langchain.chatTrigger': [1.1],
 	'@n8n/n8n-nodes-langchain.agent': [2.1],
 	'@n8n/n8n-nodes-langchain.lmChatOpenAi': [1.2],
