@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs n8n's own expression bridge in Node under jest, never inside n8n */
 /**
  * Execution Logic v2: a workflow whose settings say `binaryMode: "combined"`, where n8n keeps
  * an item's files in `json._files` instead of `binary`.
@@ -180,5 +181,29 @@ describe('files in json._files', () => {
 		const [item] = data.Create![0];
 		expect(item.json._files).toBeUndefined();
 		expect(item.binary?.data).toMatchObject({ mimeType: 'application/pdf' });
+	});
+});
+
+describe("the polling trigger's file", () => {
+	test('a manual run (Fetch Test Event) with Download File: the file lands in json._files.data', async () => {
+		const doc = sb.createDocument({ status: 'success', meta: { _filename: 'polled.pdf' } });
+		const trigger = packageNode(
+			pkg,
+			'Document ready',
+			'documentGenerationTrigger',
+			{ events: ['success'], download: true },
+			0,
+		);
+		const { data, error } = await runWorkflow(
+			{ nodes: [trigger], connections: {}, settings: COMBINED },
+			{ credentials: credentialsFor(sb), startNode: 'Document ready' },
+		);
+		expect(error).toBeUndefined();
+		const [item] = data['Document ready']![0];
+		expect(item.json.id).toBe(doc.id);
+		expect(item.binary).toBeUndefined();
+		const file = fileIn(item.json);
+		expect(file).toMatchObject({ mimeType: 'application/pdf' });
+		expect((await getBinaryBuffer(file!)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 	});
 });
