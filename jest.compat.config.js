@@ -28,6 +28,9 @@ module.exports = {
 		'<rootDir>/test/nodes/DocumentGeneration/methods/',
 		'<rootDir>/test/nodes/DocumentGeneration/actions/library\\.editor\\.test\\.ts$',
 		'<rootDir>/test/nodes/shared/methods/',
+		// Execution Logic v2 (a workflow's binaryMode "combined") and the sandboxed expression
+		// engine are n8n 2.x's.
+		'<rootDir>/test/nodes/execution-logic-v2\\.test\\.ts$',
 		// Builds n8n 2.x's NodeApiError by hand; on 1.x the engine suites (faults) cover it.
 		'<rootDir>/test/nodes/shared/transport/transport\\.test\\.ts$',
 	],

@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -61,14 +62,22 @@ export class DocumentGenerationApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
+	/**
+	 * The key as a Bearer header, built here rather than as an n8n expression: n8n resolves a
+	 * credential's expressions with no input items, and its default (sandboxed) expression
+	 * engine cannot do that in a workflow with Execution Logic v2 (`binaryMode: "combined"`),
+	 * where every request would fail with "Node '<name>' hasn't been executed".
+	 */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
 		},
-	};
+	});
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -11,6 +11,10 @@
 //   - the webhook trigger: the hook is registered, a signed delivery starts a run, forged,
 //     stale and unsigned ones answer 401 and start none, a repeated one starts none,
 //     deactivation removes the hook;
+//   - Execution Logic v2 (binaryMode combined): Create, Update and Download put their files
+//     into json._files.data, where n8n's Crypto node reads them (test/e2e/waiting.js);
+//   - the approval example: a draft, n8n's Wait node resumed by the approve link (the PDF) or
+//     the refuse link (the draft deleted);
 //   - the editor in Chromium (unless skipped): a credential created and tested, each node's
 //     panel without parameter warnings (and a control panel with one), screenshots.
 // The owner is set up through the REST API, so a browser problem fails only its own checks.
@@ -19,9 +23,18 @@ const fs = require('fs');
 const path = require('path');
 
 const { createN8n, freePort, sleep } = require('./n8n');
-const { LOOP_ITEMS, agentWorkflow, chatCredential, workflows, credential } = require('./workflows');
+const {
+	LOOP_ITEMS,
+	agentWorkflow,
+	approvalWorkflow,
+	chatCredential,
+	combinedWorkflow,
+	workflows,
+	credential,
+} = require('./workflows');
 const { payslipMapping, runAgentCheck, startChatStandIn } = require('./agent');
 const { runBrowser } = require('./browser');
+const { runApprovalCheck, runCombinedCheck } = require('./waiting');
 const common = require('./common');
 
 async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep }) {
@@ -41,7 +54,12 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 	});
 	const chat = await startChatStandIn();
 	const payslip = payslipMapping(sb);
-	const flows = { ...workflows(sb), agent: agentWorkflow(sb, payslip.mapping) };
+	const flows = {
+		...workflows(sb),
+		agent: agentWorkflow(sb, payslip.mapping),
+		combined: combinedWorkflow(sb),
+		approval: approvalWorkflow(sb),
+	};
 	let failed = false;
 	const record = (name, ok, detail) => {
 		failed ||= !ok;
@@ -125,6 +143,8 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 
 		await n8n.cli(['publish:workflow', `--id=${flows.poll.id}`]);
 		await n8n.cli(['publish:workflow', `--id=${flows.webhook.id}`]);
+		await n8n.cli(['publish:workflow', `--id=${flows.combined.id}`]);
+		await n8n.cli(['publish:workflow', `--id=${flows.approval.id}`]);
 
 		// ---- the server ----
 		sb.resetRequests();
@@ -212,6 +232,12 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			repeated.status === 200 && common.byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
 		);
 		sb.setOptions({ webhooks: true });
+
+		// ---- Execution Logic v2; the approval example (n8n's Wait node resumed) ----
+		const t1 = Date.now();
+		await runCombinedCheck({ n8n, server, flow: flows.combined, check: record });
+		await runApprovalCheck({ n8n, server, sb, flow: flows.approval, check: record });
+		console.log(`e2e: combined mode and approval in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 
 		// ---- the editor in a browser ----
 		if (withBrowser) {

@@ -349,6 +349,120 @@ function queueWorkflows(sb) {
 	};
 }
 
+/** n8n's Webhook node (POST `path`) that starts a workflow; `responseMode` as n8n names it. */
+function webhookStart({ id, name, webhookId }, path, responseMode) {
+	return {
+		id,
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId,
+		parameters: { httpMethod: 'POST', path, responseMode, options: {} },
+	};
+}
+
+/**
+ * Execution Logic v2 (`binaryMode: "combined"`): Create (wait, download), Update (regenerate,
+ * download) and Download, each file landing in `json._files.data`, then n8n's Crypto node
+ * reads it by that path (its SHA-256). Behind a Webhook node answering with the last item.
+ */
+function combinedWorkflow(sb) {
+	const template = sb.templates.find((t) => t.identifier === 'invoice').id;
+	const step = (id, name, x, parameters) => ({
+		id,
+		name,
+		type: `${PACKAGE}.documentGeneration`,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+		credentials,
+	});
+	const names = ['Order', 'Create', 'Update', 'Download', 'Read the file'];
+	const connections = Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
+	return {
+		...workflow(
+			'e2eCombinedMode001',
+			'E2E: Execution Logic v2 (files in json._files)',
+			[
+				webhookStart(
+					{ id: 'v1', name: 'Order', webhookId: '6e4a2c1d-3b5f-4d7e-9a0b-1c2d3e4f5a6b' },
+					'e2e-combined',
+					'lastNode',
+				),
+				step('v2', 'Create', 200, {
+					templateId: rl(template),
+					payload: '={{ $json.body }}',
+					additionalFields: { filename: 'combined.pdf' },
+				}),
+				step('v3', 'Update', 400, {
+					resource: 'document',
+					operation: 'update',
+					documentId: rl('={{ $json.id }}'),
+					updateFields: { status: 'pending' },
+					waitForCompletion: true,
+					download: true,
+				}),
+				step('v4', 'Download', 600, {
+					resource: 'document',
+					operation: 'download',
+					documentId: rl('={{ $json.id }}'),
+				}),
+				{
+					id: 'v5',
+					name: 'Read the file',
+					type: 'n8n-nodes-base.crypto',
+					typeVersion: 2,
+					position: [800, 0],
+					parameters: {
+						action: 'hash',
+						type: 'SHA256',
+						binaryData: true,
+						binaryPropertyName: '_files.data',
+						dataPropertyName: 'pdf_sha256',
+					},
+				},
+			],
+			connections,
+		),
+		settings: { executionOrder: 'v1', binaryMode: 'combined' },
+	};
+}
+
+/**
+ * The approval example as a user starts it from their own system: its Manual Trigger becomes
+ * n8n's Webhook node (the invoice in the request's body), the invoice template picked.
+ */
+function approvalWorkflow(sb) {
+	const template = sb.templates.find((t) => t.identifier === 'invoice').id;
+	const example = fromExample('approve-before-generating.json', 'e2eApprovalFlow001', {});
+	const trigger = example.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	const nodes = example.nodes.map((node) => {
+		if (node === trigger)
+			return webhookStart(
+				{ id: node.id, name: node.name, webhookId: '8f5b3d2e-4c6a-4e8f-a1b2-3c4d5e6f7a8b' },
+				'e2e-approval',
+				'onReceived',
+			);
+		if (node.name !== 'Create draft') return node;
+		const parameters = {
+			...node.parameters,
+			templateId: rl(template),
+			payload: '={{ $json.body }}',
+			additionalFields: {
+				filename: '=invoice-{{ $json.body.number }}.pdf',
+				meta: '={{ { "order_id": $json.body.order_id } }}',
+			},
+		};
+		return { ...node, parameters };
+	});
+	return { ...example, nodes, settings: { executionOrder: 'v1' } };
+}
+
 const CHAT_CREDENTIAL = { id: 'e2eChatCredential1', name: 'Chat stand-in' };
 
 /**
@@ -438,6 +552,8 @@ function credential(sb, webhookSecret) {
 
 module.exports = {
 	agentWorkflow,
+	approvalWorkflow,
+	combinedWorkflow,
 	chatCredential,
 	workflows,
 	queueWorkflows,

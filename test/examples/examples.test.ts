@@ -36,6 +36,8 @@ const invoiceTemplate = () => templateId(sb);
 const HOW_EACH_RUNS: Record<string, string> = {
 	'agent-tool.json':
 		"test/nodes/DocumentGeneration/agent-tool.test.ts: its tools on n8n-core's tool machinery (n8n's AI Agent and chat model are not in this engine)",
+	'approve-before-generating.json':
+		"npm run test:e2e, the one-process leg: approved and refused in a real n8n (n8n's Wait node, resumed by its webhook, is not in this engine)",
 	'certificate-with-logo.json':
 		"here, n8n's Convert to File played by the harness's stand-in (test/harness/standIns.ts); imported as it is into a real n8n in npm run test:e2e",
 	'generate-invoice.json': 'here',
@@ -53,6 +55,9 @@ const N8N_NODE_VERSIONS: Record<string, number[]> = {
 	'n8n-nodes-base.stickyNote': [1],
 	'n8n-nodes-base.removeDuplicates': [2],
 	'n8n-nodes-base.convertToFile': [1.1],
+	'n8n-nodes-base.set': [3.4],
+	'n8n-nodes-base.wait': [1.1],
+	'n8n-nodes-base.if': [2.2],
 	'@n8n/n8n-nodes-langchain.chatTrigger': [1.1],
 	'@n8n/n8n-nodes-langchain.agent': [2.1],
 	'@n8n/n8n-nodes-langchain.lmChatOpenAi': [1.2],
