@@ -27,6 +27,7 @@ const {
 	LOOP_ITEMS,
 	agentWorkflow,
 	approvalWorkflow,
+	certificateWorkflow,
 	chatCredential,
 	combinedWorkflow,
 	workflows,
@@ -34,7 +35,7 @@ const {
 } = require('./workflows');
 const { payslipMapping, runAgentCheck, startChatStandIn } = require('./agent');
 const { runBrowser } = require('./browser');
-const { runApprovalCheck, runCombinedCheck } = require('./waiting');
+const { runApprovalCheck, runCertificateCheck, runCombinedCheck } = require('./waiting');
 const common = require('./common');
 
 async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep }) {
@@ -59,6 +60,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		agent: agentWorkflow(sb, payslip.mapping),
 		combined: combinedWorkflow(sb),
 		approval: approvalWorkflow(sb),
+		certificate: certificateWorkflow(sb),
 	};
 	let failed = false;
 	const record = (name, ok, detail) => {
@@ -113,6 +115,10 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			kinds.length === 2 && kinds[0] === 'POST /api/v1/documents/sync' && kinds[1] === 'file',
 			kinds.join(', '),
 		);
+
+		// ---- the certificate example as it is: n8n's Convert to File, then Files Into Payload ----
+		sb.resetRequests();
+		await runCertificateCheck({ n8n, sb, flow: flows.certificate, check: record });
 
 		// ---- Loop Over Items around the action node: each round is a run of its own ----
 		const documentsBefore = sb.documents.size;

@@ -463,6 +463,25 @@ function approvalWorkflow(sb) {
 	return { ...example, nodes, settings: { executionOrder: 'v1' } };
 }
 
+/**
+ * The certificate example as it is (its pinned people, n8n's Convert to File), the badge
+ * image template picked: what `n8n execute` runs.
+ */
+function certificateWorkflow(sb) {
+	const template = sb.templates.find((t) => t.identifier === 'badge').id;
+	const file = 'certificate-with-logo.json';
+	const example = JSON.parse(
+		fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8'),
+	);
+	const flow = fromExample(file, 'e2eCertificate0001', {});
+	const nodes = flow.nodes.map((node) =>
+		node.name === 'Generate certificate'
+			? { ...node, parameters: { ...node.parameters, templateId: rl(template) } }
+			: node,
+	);
+	return { ...flow, nodes, pinData: example.pinData };
+}
+
 const CHAT_CREDENTIAL = { id: 'e2eChatCredential1', name: 'Chat stand-in' };
 
 /**
@@ -553,6 +572,7 @@ function credential(sb, webhookSecret) {
 module.exports = {
 	agentWorkflow,
 	approvalWorkflow,
+	certificateWorkflow,
 	combinedWorkflow,
 	chatCredential,
 	workflows,
