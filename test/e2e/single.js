@@ -116,7 +116,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			kinds.join(', '),
 		);
 
-		// ---- the certificate example as it is: n8n's Convert to File, then Files Into Payload ----
+		// ---- the certificate example: n8n's Convert to File, then Files Into Payload ----
 		sb.resetRequests();
 		await runCertificateCheck({ n8n, sb, flow: flows.certificate, check: record });
 

@@ -464,8 +464,10 @@ function approvalWorkflow(sb) {
 }
 
 /**
- * The certificate example as it is (its pinned people, n8n's Convert to File), the badge
- * image template picked: what `n8n execute` runs.
+ * The certificate example as `n8n execute` can run it: the CLI runs no pinned data, so the
+ * Manual Trigger's pinned people come from n8n's Edit Fields (raw JSON) and Split Out, the
+ * latter named as the trigger so the example's `$('When clicking …')` expressions read them;
+ * the rest as it is (Convert to File, then Create), the badge image template picked.
  */
 function certificateWorkflow(sb) {
 	const template = sb.templates.find((t) => t.identifier === 'badge').id;
@@ -474,12 +476,36 @@ function certificateWorkflow(sb) {
 		fs.readFileSync(path.join(__dirname, '..', '..', 'examples', file), 'utf8'),
 	);
 	const flow = fromExample(file, 'e2eCertificate0001', {});
-	const nodes = flow.nodes.map((node) =>
-		node.name === 'Generate certificate'
-			? { ...node, parameters: { ...node.parameters, templateId: rl(template) } }
-			: node,
-	);
-	return { ...flow, nodes, pinData: example.pinData };
+	const trigger = flow.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+	const people = example.pinData[trigger.name].map((item) => item.json);
+	const start = { ...trigger, id: 'cert-start', name: 'Start', position: [-440, 0] };
+	const listed = {
+		id: 'cert-people',
+		name: 'People',
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: [-220, 0],
+		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ people }), options: {} },
+	};
+	const split = {
+		id: trigger.id,
+		name: trigger.name,
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		position: trigger.position,
+		parameters: { fieldToSplitOut: 'people', include: 'noOtherFields', options: {} },
+	};
+	const nodes = flow.nodes.map((node) => {
+		if (node === trigger) return split;
+		if (node.name !== 'Generate certificate') return node;
+		return { ...node, parameters: { ...node.parameters, templateId: rl(template) } };
+	});
+	const connections = {
+		...flow.connections,
+		Start: { main: [[{ node: 'People', type: 'main', index: 0 }]] },
+		People: { main: [[{ node: trigger.name, type: 'main', index: 0 }]] },
+	};
+	return { ...flow, nodes: [start, listed, ...nodes], connections, pinData: example.pinData };
 }
 
 const CHAT_CREDENTIAL = { id: 'e2eChatCredential1', name: 'Chat stand-in' };

@@ -39,7 +39,7 @@ const HOW_EACH_RUNS: Record<string, string> = {
 	'approve-before-generating.json':
 		"npm run test:e2e, the one-process leg: approved and refused in a real n8n (n8n's Wait node, resumed by its webhook, is not in this engine)",
 	'certificate-with-logo.json':
-		"here, n8n's Convert to File played by the harness's stand-in (test/harness/standIns.ts); imported as it is into a real n8n in npm run test:e2e",
+		"here, n8n's Convert to File played by the harness's stand-in (test/harness/standIns.ts); and in a real n8n in npm run test:e2e (its pinned people given by n8n's own nodes there: the CLI runs no pinned data)",
 	'generate-invoice.json': 'here',
 	'generate-invoices-batch.json': 'here',
 	'invoice-line-items.json': 'here',
