@@ -14,13 +14,18 @@
  * again with a Unique Key and without; and the race of two executions with the same keys
  * started a few ms apart. Then the list economy (bench-lists.js): the trigger after a burst of
  * 600, Get Many of 500, the look-up over 480 recent documents and a batch of 1,000, with the
- * sandbox honouring page[size] and ignoring it.
+ * sandbox honouring page[size] and ignoring it. Then the fleet (bench-fleet.js): one account
+ * shared by 1 and by 4 OS processes, each running the package on n8n's engine as a queue-mode
+ * worker does, making 200 documents between them at 120 requests a minute, with and without
+ * Retry-After.
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists]
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists|fleet]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
  *                        batches without limits; rerun: only running again; lists: only the
- *                        list economy (about a minute) */
+ *                        list economy (about a minute); fleet: only the fleet (about 5 minutes;
+ *                        `node scripts/bench-fleet.js --docs 40 --rate 24 --window 12` is a
+ *                        quick version) */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
 	fmt: fmt2,
@@ -33,6 +38,7 @@ const {
 
 const { runRace, runRerun } = require('./bench-rerun');
 const { runLists } = require('./bench-lists');
+const { runFleets } = require('./bench-fleet');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -70,6 +76,7 @@ async function main() {
 		await runRace();
 	}
 	if (ONLY === 'all' || ONLY === 'lists') await runLists();
+	if (ONLY === 'all' || ONLY === 'fleet') await runFleets();
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */
