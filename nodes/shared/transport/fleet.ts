@@ -9,8 +9,8 @@ export interface WakeSpread {
 	maxMs: number;
 }
 
-/** The spread of the gates: up to a quarter of the wait, at most a second. */
-export const WAKE_SPREAD: WakeSpread = { share: 0.25, maxMs: 1000 };
+/** The spread of the gates: up to a quarter of the wait, at most half a second. */
+export const WAKE_SPREAD: WakeSpread = { share: 0.25, maxMs: 500 };
 
 const MINUTE_MS = 60_000;
 

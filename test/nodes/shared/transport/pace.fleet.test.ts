@@ -37,7 +37,7 @@ describe('the spread of a wake', () => {
 		expect(new Set(wakes).size).toBe(4);
 		for (const wake of wakes) {
 			expect(wake).toBeGreaterThanOrEqual(T + 10 + 4000);
-			expect(wake).toBeLessThanOrEqual(T + 10 + 4000 + 1000);
+			expect(wake).toBeLessThanOrEqual(T + 10 + 4000 + 500);
 		}
 	});
 
@@ -46,7 +46,7 @@ describe('the spread of a wake', () => {
 		startAll(pace, T);
 		pace.finish(T + 10, T, 429, 4000);
 		const first = pace.readyIn(T + 10);
-		expect(first).toBe(4000 + 500);
+		expect(first).toBe(4000 + 250);
 		for (let i = 0; i < 7; i++) pace.finish(T + 10, T, 429, 4000);
 		expect(pace.readyIn(T + 10)).toBe(first);
 	});
@@ -56,10 +56,10 @@ describe('the spread of a wake', () => {
 		pace.start(T);
 		pace.finish(T, T, 429, 120_000);
 		expect(pace.askedWait(T)).toEqual({ asked: 120_000, left: 120_000 });
-		expect(pace.readyIn(T)).toBe(120_000 + 990);
+		expect(pace.readyIn(T)).toBe(120_000 + 495);
 		// In the spread after the wait, nothing is left of what the service asked.
-		expect(pace.askedWait(T + 120_500)).toEqual({ asked: 120_000, left: 0 });
-		expect(pace.readyIn(T + 120_990)).toBe(0);
+		expect(pace.askedWait(T + 120_200)).toEqual({ asked: 120_000, left: 0 });
+		expect(pace.readyIn(T + 120_495)).toBe(0);
 	});
 
 	test('paces that read the same announced reset go on at different instants, none before it', () => {
@@ -73,9 +73,9 @@ describe('the spread of a wake', () => {
 		for (const wake of wakes) expect(wake).toBeGreaterThanOrEqual(T + 10 + 2000);
 	});
 
-	test('the spread is a part of the wait: at most a quarter of it and a second; none without one', () => {
+	test('the spread is a part of the wait: at most a quarter of it and half a second; none without one', () => {
 		expect(spreadOf(400, () => 1, WAKE_SPREAD)).toBe(100);
-		expect(spreadOf(60_000, () => 1, WAKE_SPREAD)).toBe(1000);
+		expect(spreadOf(60_000, () => 1, WAKE_SPREAD)).toBe(500);
 		expect(spreadOf(60_000, () => 0, WAKE_SPREAD)).toBe(0);
 		expect(spreadOf(60_000, () => 1)).toBe(0);
 	});
@@ -94,9 +94,9 @@ describe('a 429 without Retry-After, and the service clock', () => {
 			holds.push(pace.readyIn(now));
 			now += holds[holds.length - 1];
 		}
-		// 1, 2, 4, 8, 16, 32 s; the next 32 s would pass the minute: it ends 1 s (the spread) after it.
+		// 1, 2, 4, 8, 16, 32 s; the next 32 s would pass the minute: it ends 0.5 s (the spread) after it.
 		expect(holds.slice(0, 5)).toEqual([1000, 2000, 4000, 8000, 16_000]);
-		expect((now + 2000 - 1000) % MINUTE).toBe(0);
+		expect((now + 2000 - 500) % MINUTE).toBe(0);
 		expect(Math.max(...holds)).toBeLessThanOrEqual(LIMIT_BACKOFF.maxMs);
 	});
 
