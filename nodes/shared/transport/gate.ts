@@ -8,9 +8,9 @@
 import { sleep } from 'n8n-workflow';
 
 import { CONCURRENCY } from '../helpers/items';
+import { WAKE_SPREAD } from './fleet';
 import type { LimitReading } from './limitHeaders';
 import type { PaceStats } from './pace';
-import { WAKE_SPREAD } from './fleet';
 import { Pace } from './pace';
 
 /** How long one wait the service asks for may be, unless the node says otherwise. */

@@ -156,7 +156,7 @@ export class Pace {
 			this.learned = undefined;
 		if (this.probing) {
 			this.probing = false;
-			this.backoff.passed();
+			this.backoff.passed(now);
 		} else if (this.window < this.max) {
 			this.window = Math.min(this.max, this.window + 1 / this.window);
 		}

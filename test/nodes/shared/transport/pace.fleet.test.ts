@@ -100,20 +100,23 @@ describe('a 429 without Retry-After, and the service clock', () => {
 		expect(Math.max(...holds)).toBeLessThanOrEqual(LIMIT_BACKOFF.maxMs);
 	});
 
-	test('once a probe at the minute passed, the next 429 without Retry-After holds straight to the next minute; a refusal there ends that', () => {
+	/** Refused at `now`, then each probe refused until the hold ends at the minute: its end. */
+	function refusedUntilTheMinute(pace: Pace, from: number): number {
+		let now = from;
+		for (let i = 0; i < 10 && (now - T) % MINUTE !== 0; i++) {
+			startAll(pace, now);
+			pace.finish(now, now, 429);
+			now += pace.readyIn(now);
+		}
+		return now;
+	}
+
+	test('once a probe at the minute passed after a long hold, the next 429 without Retry-After holds straight to the next minute; a refusal there ends that', () => {
 		const pace = new Pace(8, () => 0, WAKE_SPREAD);
 		pace.clock.heard(T, T);
-		// Refused 59 s into a minute: the backoff (0.5 s with this random) stays before the minute.
-		let now = T + 59_000;
-		startAll(pace, now);
-		pace.finish(now, now, 429);
-		expect(pace.readyIn(now)).toBe(500);
-		now += 500;
-		startAll(pace, now);
-		pace.finish(now, now, 429);
-		// 1 s would pass the minute (500 ms away): aimed at it.
-		expect(pace.readyIn(now)).toBe(500);
-		now += 500;
+		// Refused 20 s into a minute: backoffs of 0.5, 1, 2, 4, 8, 16 s, then the minute.
+		let now = refusedUntilTheMinute(pace, T + 20_000);
+		expect(now).toBe(T + MINUTE);
 		startAll(pace, now);
 		pace.finish(now + 5, now, 200);
 		// Refused again 3 s into the next minute: straight to the one after, no probe before.
@@ -121,11 +124,25 @@ describe('a 429 without Retry-After, and the service clock', () => {
 		startAll(pace, now);
 		pace.finish(now, now, 429);
 		expect(pace.readyIn(now)).toBe(57_000);
-		// That probe refused: back to the backoff.
+		// That probe refused: back to the backoff, at its second step (half of 2 s here).
 		now += 57_000;
 		startAll(pace, now);
 		pace.finish(now, now, 429);
-		expect(pace.readyIn(now)).toBeLessThan(MINUTE - 1000);
+		expect(pace.readyIn(now)).toBe(1000);
+	});
+
+	test('a window shorter than a minute: a probe that passed at the minute after a short hold changes nothing', () => {
+		const pace = new Pace(8, () => 0, WAKE_SPREAD);
+		pace.clock.heard(T, T);
+		// Refused 59 s into a minute: 0.5 s, then the minute (1 s would pass it).
+		let now = refusedUntilTheMinute(pace, T + 59_000);
+		expect(now).toBe(T + MINUTE);
+		startAll(pace, now);
+		pace.finish(now + 5, now, 200);
+		now = T + MINUTE + 10_000;
+		startAll(pace, now);
+		pace.finish(now, now, 429);
+		expect(pace.readyIn(now)).toBe(500);
 	});
 
 	test('the service clock: whole-second Dates never put it ahead of the service', () => {
