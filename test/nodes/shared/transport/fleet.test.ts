@@ -111,6 +111,34 @@ describe('executions sharing one account', () => {
 		},
 	);
 
+	test.each([
+		['with Retry-After', true],
+		['without Retry-After', false],
+	])(
+		'%s: the shares settle: after the first window, where every execution had requests in flight, each window draws at most half as many 429s',
+		async (_, retryAfter) => {
+			const window = 2000;
+			await withSandbox(
+				{ rateLimit: { requests: 6, perMs: window, retryAfter }, pendingMs: 50, generatingMs: 200 },
+				async (sb) => {
+					const results = await fleetRun(sb, create(sb), { count: 3, items: 10 });
+					expectEachDocumentOnce(sb, results, 30);
+					const api = apiRequests(sb);
+					const first = Math.floor(api[0].at / window);
+					const refusedIn = new Map<number, number>();
+					for (const r of api.filter((r) => r.status === 429)) {
+						const w = Math.floor(r.at / window) - first;
+						refusedIn.set(w, (refusedIn.get(w) ?? 0) + 1);
+					}
+					const firstWindow = refusedIn.get(0) ?? 0;
+					expect(firstWindow).toBeGreaterThan(6);
+					for (const [w, refused] of refusedIn)
+						if (w > 0) expect(refused).toBeLessThanOrEqual(firstWindow / 2);
+				},
+			);
+		},
+	);
+
 	test('a wait longer than Max Wait for Rate Limit fails each execution’s items at once, with the same clear error', async () => {
 		await withSandbox({}, async (sb) => {
 			sb.faults.add({
