@@ -16,13 +16,18 @@
  * 600, Get Many of 500, the look-up over 480 recent documents and a batch of 1,000, with the
  * sandbox honouring page[size] and ignoring it. Then line items (bench-lines.js): one document
  * of 1,000 lines from 1,000 items, and 1,000 items grouped into 100 documents against 100
- * plain items.
+ * plain items. Then the fleet (bench-fleet.js): one account shared by 1 and by 4 OS
+ * processes, each running the package on n8n's engine as a queue-mode worker does, making 200
+ * documents between them at 120 requests a minute, with and without Retry-After.
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists|lines]
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists|lines|fleet]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
  *                        batches without limits; rerun: only running again; lists: only the
- *                        list economy (about a minute); lines: only line items (about 10 s) */
+ *                        list economy (about a minute); lines: only line items (about 10 s);
+ *                        fleet: only the fleet (about 5 minutes;
+ *                        `node scripts/bench-fleet.js --docs 40 --rate 24 --window 12` is a
+ *                        quick version) */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
 	fmt: fmt2,
@@ -36,6 +41,7 @@ const {
 const { runRace, runRerun } = require('./bench-rerun');
 const { runLists } = require('./bench-lists');
 const { runLines } = require('./bench-lines');
+const { runFleets } = require('./bench-fleet');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -74,6 +80,7 @@ async function main() {
 	}
 	if (ONLY === 'all' || ONLY === 'lists') await runLists();
 	if (ONLY === 'all' || ONLY === 'lines') await runLines();
+	if (ONLY === 'all' || ONLY === 'fleet') await runFleets();
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */

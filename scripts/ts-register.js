@@ -35,7 +35,7 @@ function cleanUserFolder() {
 		folder.startsWith(os.tmpdir()) &&
 		path.basename(folder).startsWith('n8n-dg-script-')
 	) {
-		fs.rmSync(folder, { recursive: true, force: true });
+		fs.rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
 	}
 }
 

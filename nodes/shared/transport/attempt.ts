@@ -130,13 +130,12 @@ export async function attemptOnce(
 	}
 	const headers = response.headers;
 	const retryAfter = parseRetryAfter(headerValue(headers, 'retry-after'), Date.now());
-	const serverNow = parseHttpDate(headerValue(headers, 'date')) ?? Date.now();
-	turn.gate.done(
-		startedAt,
-		response.statusCode,
-		response.statusCode === 429 ? retryAfter : undefined,
-		parseLimitHeaders((name) => headerValue(headers, name), serverNow),
-	);
+	const dated = parseHttpDate(headerValue(headers, 'date'));
+	turn.gate.done(startedAt, response.statusCode, {
+		retryAfterMs: response.statusCode === 429 ? retryAfter : undefined,
+		reading: parseLimitHeaders((name) => headerValue(headers, name), dated ?? Date.now()),
+		serverNow: call.to === 'api' ? dated : undefined,
+	});
 	return {
 		response,
 		outcome: { kind: 'status', status: response.statusCode },

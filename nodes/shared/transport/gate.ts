@@ -8,6 +8,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { CONCURRENCY } from '../helpers/items';
+import { WAKE_SPREAD } from './fleet';
 import type { LimitReading } from './limitHeaders';
 import type { PaceStats } from './pace';
 import { Pace } from './pace';
@@ -31,6 +32,13 @@ export class LimitWaitTooLong extends Error {
 	}
 }
 
+/** What an answer says of the limit: its Retry-After (ms), limit headers and `Date` (ms). */
+export interface LimitAnswer {
+	retryAfterMs?: number;
+	reading?: LimitReading;
+	serverNow?: number;
+}
+
 /** A wait that ended because the execution was cancelled. */
 export class GateCancelled extends Error {}
 
@@ -40,7 +48,8 @@ interface Waiter {
 }
 
 export class Gate {
-	readonly pace = new Pace(CONCURRENCY);
+	/** Paces of other processes or executions may share the account: their wakes are spread. */
+	readonly pace = new Pace(CONCURRENCY, Math.random, WAKE_SPREAD);
 
 	private readonly queue: Waiter[] = [];
 
@@ -74,9 +83,14 @@ export class Gate {
 		});
 	}
 
-	/** The request that started at `startedAt` ended (see `Pace.finish`). */
-	done(startedAt: number, status?: number, retryAfterMs?: number, reading?: LimitReading): void {
-		this.pace.finish(Date.now(), startedAt, status, retryAfterMs, reading);
+	/**
+	 * The request that started at `startedAt` ended (see `Pace.finish`); `answer`: what its
+	 * answer said of the limit, and the service's clock (its `Date`, when it had one).
+	 */
+	done(startedAt: number, status?: number, answer: LimitAnswer = {}): void {
+		const now = Date.now();
+		if (answer.serverNow !== undefined) this.pace.clock.heard(now, answer.serverNow);
+		this.pace.finish(now, startedAt, status, answer.retryAfterMs, answer.reading);
 		this.pump();
 	}
 

@@ -3,8 +3,9 @@
  * (the caller passes the time in), so unit tests drive it with a fixed clock.
  *
  * - **Holds.** A 429 holds every request of the execution, not just the one refused: until
- *   its `Retry-After`, or, without one, for a backoff shared by all (exponential, with
- *   jitter) that grows while 429s go on and starts over once a request passes.
+ *   its `Retry-After`, or, without one, for a backoff shared by all (`backoff.ts`:
+ *   exponential, with jitter, never past the next whole minute of the service's clock) that
+ *   grows while 429s go on and starts over once a request passes.
  * - **Probing.** After a hold, one request goes alone; the others follow once it passes.
  * - **Concurrency** (requests in flight) halves at each 429 episode and climbs back by one
  *   per window's worth of answers that pass (additive increase, multiplicative decrease).
@@ -14,14 +15,23 @@
  * - **Learned budget.** Without such headers, the number of requests that passed between
  *   two 429 episodes is remembered; near that number the next window's requests go one at a
  *   time, so the edge of the window is found by one request, not by a whole wave.
+ * - **A fleet.** One account is often shared by several processes (queue-mode workers, several
+ *   instances) or executions, each with a pace of its own that sees only its own answers. With
+ *   `WAKE_SPREAD`, the end of a hold the service named (`Retry-After`, a budget's reset) is
+ *   spread by a random part of the wait, so the paces that were refused together do not all
+ *   wake at the same instant. A refusal right after such a hold (nothing passed since: the
+ *   others took the window) halves the learned count, so each pace settles on its share.
  *
  * Time spent held is counted (`heldMs`): a generation's Wait Timeout does not run while the
  * limit holds the requests that would watch it.
  */
+import { LimitBackoff } from './backoff';
+import type { WakeSpread } from './fleet';
+import { ServiceClock, spreadOf } from './fleet';
+import { HeldTime } from './heldTime';
 import type { LimitReading } from './limitHeaders';
 
-/** The shared backoff of 429s without `Retry-After`. */
-export const LIMIT_BACKOFF = { baseMs: 1000, maxMs: 32_000 };
+export { LIMIT_BACKOFF } from './backoff';
 
 /** A known budget is treated as spent this long before its reset is over (clock skew). */
 const RESET_MARGIN_MS = 250;
@@ -42,13 +52,17 @@ export interface PaceStats {
 export class Pace {
 	private readonly max: number;
 
-	private readonly random: () => number;
-
 	/** No request starts before this instant. */
 	private holdUntil = 0;
 
 	/** The wait the service asked for that set the current hold (Retry-After, a spent budget). */
 	private holdAsked: number | undefined;
+
+	/** When that wait ends; the hold ends later by `holdSpread`. */
+	private askedUntil = 0;
+
+	/** The spread of the current hold, drawn once per hold. */
+	private holdSpread: number | undefined;
 
 	private window: number;
 
@@ -56,24 +70,22 @@ export class Pace {
 
 	private probing = false;
 
-	private backoffLevel = 0;
+	private readonly backoff: LimitBackoff;
 
 	/** When the last 429 was seen: a 429 to a request sent before it tells nothing new. */
 	private lastLimitAt = -Infinity;
 
 	private budget: { remaining: number; resetAt: number } | undefined;
 
+	/** The service's clock, from the answers' `Date`. */
+	readonly clock = new ServiceClock();
+
 	/** Requests that passed since the last 429 episode, and the count learned between two. */
 	private passedSinceHold = 0;
 
 	private learned: number | undefined;
 
-	// Accounting of held time: closed intervals summed, plus the open one.
-	private heldClosed = 0;
-
-	private heldFrom: number | undefined;
-
-	private heldTo = 0;
+	private readonly held = new HeldTime();
 
 	private readonly stats: Omit<PaceStats, 'heldMs'> = {
 		limited: 0,
@@ -82,10 +94,15 @@ export class Pace {
 		started: 0,
 	};
 
-	constructor(maxConcurrency: number, random: () => number = Math.random) {
+	/** `spread`: how the end of a hold the service named is spread (none unless given). */
+	constructor(
+		maxConcurrency: number,
+		private readonly random: () => number = Math.random,
+		private readonly spread?: WakeSpread,
+	) {
 		this.max = Math.max(1, Math.floor(maxConcurrency));
 		this.window = this.max;
-		this.random = random;
+		this.backoff = new LimitBackoff(random, spread);
 	}
 
 	/**
@@ -101,11 +118,11 @@ export class Pace {
 
 	/**
 	 * When the current hold is a wait the service itself asked for: what it asked (ms) and what
-	 * is left of it.
+	 * is left of it (the spread after it not counted).
 	 */
 	askedWait(now: number): { asked: number; left: number } | undefined {
 		if (now >= this.holdUntil || this.holdAsked === undefined) return undefined;
-		return { asked: this.holdAsked, left: this.holdUntil - now };
+		return { asked: this.holdAsked, left: Math.max(0, this.askedUntil - now) };
 	}
 
 	/** A request starts now. */
@@ -139,7 +156,7 @@ export class Pace {
 			this.learned = undefined;
 		if (this.probing) {
 			this.probing = false;
-			this.backoffLevel = 0;
+			this.backoff.passed(now);
 		} else if (this.window < this.max) {
 			this.window = Math.min(this.max, this.window + 1 / this.window);
 		}
@@ -147,8 +164,7 @@ export class Pace {
 
 	/** Time held by the limit up to `now` (ms). */
 	heldMs(now: number): number {
-		if (this.heldFrom === undefined) return this.heldClosed;
-		return this.heldClosed + Math.max(0, Math.min(now, this.heldTo) - this.heldFrom);
+		return this.held.at(now);
 	}
 
 	report(now: number): PaceStats {
@@ -172,7 +188,7 @@ export class Pace {
 		this.lastLimitAt = now;
 		if (fresh) {
 			this.stats.episodes++;
-			if (this.passedSinceHold > 0) this.learned = this.passedSinceHold;
+			this.learn();
 			this.passedSinceHold = 0;
 			this.window = Math.max(1, Math.floor(this.window / 2));
 			this.probing = true;
@@ -181,24 +197,38 @@ export class Pace {
 			this.stats.longestAskedMs = Math.max(this.stats.longestAskedMs, retryAfterMs);
 			this.hold(now, now + retryAfterMs, true);
 		} else if (fresh) {
-			const ceiling = Math.min(LIMIT_BACKOFF.maxMs, LIMIT_BACKOFF.baseMs * 2 ** this.backoffLevel);
-			this.backoffLevel++;
-			this.hold(now, now + Math.round(ceiling / 2 + (ceiling / 2) * this.random()), false);
+			this.hold(now, now + this.backoff.next(now, this.clock), false);
 		}
 	}
 
-	/** Holds every request until `until`; `asked`: the service said so. */
+	/**
+	 * The count that passed since the last episode is what the limit left this pace. Refused
+	 * right after a wait the service named, with nothing passed since (others took the window,
+	 * or woke with us): half the count learned before (multiplicative decrease; what passes
+	 * later raises it again).
+	 */
+	private learn(): void {
+		if (this.passedSinceHold > 0) this.learned = this.passedSinceHold;
+		else if (this.learned !== undefined && this.holdAsked !== undefined)
+			this.learned = Math.max(1, Math.floor(this.learned / 2));
+	}
+
+	/** Holds every request until `until` (and its spread); `asked`: the service said so. */
 	private hold(now: number, until: number, asked: boolean): void {
-		if (until <= this.holdUntil) return;
-		this.holdUntil = until;
+		const wake = until + (asked ? this.spreadFor(now, until) : 0);
+		if (wake <= this.holdUntil) return;
+		this.holdUntil = wake;
 		this.holdAsked = asked ? until - now : undefined;
-		if (this.heldFrom !== undefined && now <= this.heldTo) {
-			this.heldTo = until;
-			return;
-		}
-		if (this.heldFrom !== undefined) this.heldClosed += this.heldTo - this.heldFrom;
-		this.heldFrom = now;
-		this.heldTo = until;
+		if (asked) this.askedUntil = until;
+		else this.holdSpread = undefined;
+		this.held.extend(now, wake);
+	}
+
+	/** The spread of a hold the service named: drawn when the hold starts, kept while it lasts. */
+	private spreadFor(now: number, until: number): number {
+		if (now < this.holdUntil && this.holdSpread !== undefined) return this.holdSpread;
+		this.holdSpread = spreadOf(until - now, this.random, this.spread);
+		return this.holdSpread;
 	}
 
 	private read(now: number, reading: LimitReading): void {

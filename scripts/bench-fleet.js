@@ -1,0 +1,217 @@
+'use strict';
+/* The fleet part of `npm run bench` (see bench.js), or alone:
+ *
+ *   node scripts/bench-fleet.js [--docs 200] [--rate 120] [--window 60] [--processes 1,4]
+ *     [--retry-after both|yes|no] [--log requests.jsonl]
+ *
+ * One account shared by several n8n processes (queue-mode workers, or several instances):
+ * one sandbox in this process with a request limit of `--rate` per `--window` seconds (a fixed window, as
+ * rack-attack counts), then that many OS processes (bench-fleet-child.js), each loading the
+ * built package through n8n's engine as a worker does. They all start at once, at the start
+ * of a limit window (the sandbox's clock is set there, so every configuration meets the same
+ * windows), and make `--docs` documents between them, each process an equal share in one
+ * execution. Printed for each configuration, with the limit's 429s carrying `Retry-After` and
+ * without it: wall time from the start to the last document, the slowest and fastest
+ * process, API requests, refused requests (429), documents made and distinct documents made
+ * (two documents for one item would show here). Targets (200 documents at 120 a minute): 4
+ * processes within 1.10x of 1 process; refused requests at most 2x those of 1 process and
+ * under a quarter of all requests. `--docs 40 --rate 24 --window 12` is a quick version (the
+ * same pace at a fifth of the scale, about 20 s a run). */
+const { fork } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const { cliOption, runScript } = require('./ts-register');
+const { earliestMs, fmt, parameters } = require('./bench-limits');
+
+/** The generation queue of the plans with limits: 10 workers, 0.5 s per document. */
+const GENERATION = { pendingMs: 100, generatingMs: 500, workers: 10 };
+
+/** A process of the fleet, once it has loaded the package; its n8n user folder is `folder`. */
+async function startProcess(folder) {
+	const child = fork(path.join(__dirname, 'bench-fleet-child.js'), [], {
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		env: { ...process.env, N8N_USER_FOLDER: folder },
+	});
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	await new Promise((resolve, reject) => {
+		child.once('message', resolve);
+		child.once('exit', (code) => reject(new Error(`a fleet process exited early (${code})`)));
+	});
+	return { child, exited };
+}
+
+/** Its run's answer (bench-fleet-child.js). */
+async function resultOf({ child }) {
+	return await new Promise((resolve, reject) => {
+		child.once('message', resolve);
+		child.once('exit', (code) => reject(new Error(`a fleet process exited (${code})`)));
+	});
+}
+
+function items(n) {
+	return Array.from({ length: n }, (_, i) => ({
+		number: `FLEET-${String(i + 1).padStart(4, '0')}`,
+		order_id: `FLEET-ORD-${i + 1}`,
+		customer: { name: `Customer ${i + 1}` },
+		total: 10 + i,
+	}));
+}
+
+/** The items' order ids among the documents the sandbox made: distinct documents. */
+function distinctDocuments(sb) {
+	const keys = new Set();
+	for (const record of sb.documents.values()) {
+		const meta = typeof record.meta === 'string' ? JSON.parse(record.meta) : record.meta;
+		keys.add(meta?.order_id);
+	}
+	return keys.size;
+}
+
+/** `--log <file>`: every configuration's API requests, appended as JSON lines, for a closer look. */
+const LOG = cliOption('--log', '');
+
+function writeLog(file, { processes, retryAfter, startedAt, requests }) {
+	const lines = requests
+		.filter((r) => r.path.startsWith('/api/'))
+		.map((r) =>
+			JSON.stringify({
+				processes,
+				retryAfter,
+				at: r.at - startedAt,
+				method: r.method,
+				path: r.path,
+				status: r.status,
+				order: r.body?.document?.meta,
+			}),
+		);
+	fs.appendFileSync(file, `${lines.join('\n')}\n`);
+}
+
+/** One configuration: `processes` OS processes make `docs` documents between them. */
+async function runFleet({ processes, docs, rate, windowMs, retryAfter }) {
+	const { startSandbox } = require('../test/sandbox');
+	const { credentialsFor } = require('../test/harness');
+	const rateLimit = { requests: rate, perMs: windowMs, retryAfter };
+	const sb = await startSandbox({ availableDocuments: 100000, ...GENERATION, rateLimit });
+	const fleet = [];
+	const folders = Array.from({ length: processes }, (_, i) =>
+		path.join(process.env.N8N_USER_FOLDER, `fleet-${i}`),
+	);
+	try {
+		for (const folder of folders) fleet.push(await startProcess(folder));
+		const template = sb.templates.find((t) => t.identifier === 'invoice');
+		const all = items(docs);
+		const share = Math.ceil(docs / processes);
+		const answers = fleet.map(resultOf);
+		const startedAt = sb.clock.set(Math.ceil(sb.clock.now() / windowMs) * windowMs);
+		const wallFrom = Date.now();
+		sb.resetRequests();
+		fleet.forEach(({ child }, i) =>
+			child.send({
+				parameters: parameters(template.id),
+				items: all.slice(i * share, (i + 1) * share),
+				credentials: credentialsFor(sb),
+			}),
+		);
+		const results = await Promise.all(answers);
+		if (LOG) writeLog(LOG, { processes, retryAfter, startedAt, requests: sb.requests });
+		const ends = results.map((r) => r.endedAt - wallFrom);
+		const api = sb.requests.filter((r) => r.path.startsWith('/api/'));
+		return {
+			processes,
+			docs,
+			retryAfter,
+			ms: Math.max(...ends),
+			fastestMs: Math.min(...ends),
+			earliest: earliestMs({
+				items: docs,
+				limit: rateLimit,
+				startedAt,
+				...GENERATION,
+				pageSize: 100,
+			}),
+			api: api.length,
+			refused: api.filter((r) => r.status === 429).length,
+			ok: results.reduce((sum, r) => sum + r.ok, 0),
+			failures: [...new Set(results.flatMap((r) => r.failures.concat(r.error ?? [])))],
+			made: sb.documents.size,
+			distinct: distinctDocuments(sb),
+		};
+	} finally {
+		for (const { child, exited } of fleet) {
+			if (child.exitCode === null) child.kill('SIGTERM');
+			await exited;
+		}
+		for (const folder of folders)
+			fs.rmSync(folder, { force: true, recursive: true, maxRetries: 5 });
+		await sb.close();
+	}
+}
+
+const met = (ok) => (ok ? 'met' : 'MISSED');
+
+function printRow(r) {
+	console.log(
+		`  ${String(r.processes).padEnd(11)}${`${fmt(r.ms / 1000, 1)} s`.padEnd(12)}${`${fmt(r.ms / r.earliest)}x`.padEnd(12)}` +
+			`${`${fmt(r.fastestMs / 1000, 1)} s`.padEnd(18)}${String(r.api).padEnd(14)}` +
+			`${`${r.refused} (${fmt((100 * r.refused) / r.api, 1)}%)`.padEnd(16)}${String(r.ok).padEnd(16)}` +
+			`${String(r.made).padEnd(9)}${r.distinct}`,
+	);
+	for (const failure of r.failures.slice(0, 3)) console.log(`    failure: ${failure}`);
+}
+
+/** The table of one limit (with or without Retry-After), and the targets against 1 process. */
+function printFleet(rows) {
+	const [one] = rows;
+	console.log('');
+	console.log(
+		`Fleet: ${one.docs} documents at ${one.rate} requests per ${one.windowMs / 1000} s shared by several processes, 429 ${one.retryAfter ? 'with' : 'without'} Retry-After`,
+	);
+	console.log(
+		'  processes  wall time   vs earliest fastest process   API requests  refused         with their file documents distinct',
+	);
+	for (const r of rows) printRow(r);
+	for (const r of rows.slice(1)) {
+		console.log(
+			`  target (${r.processes} processes vs 1): wall within 1.10x: ${met(r.ms <= 1.1 * one.ms)} (${fmt(r.ms / one.ms)}x); ` +
+				`refused at most 2x: ${met(r.refused <= 2 * one.refused)} (${r.refused} vs ${one.refused}); ` +
+				`under a quarter of requests: ${met(r.refused < r.api / 4)}; ` +
+				`each document once: ${met(r.made === r.docs && r.distinct === r.docs)}`,
+		);
+	}
+}
+
+async function runFleets({
+	docs = 200,
+	rate = 120,
+	windowMs = 60_000,
+	counts = [1, 4],
+	retryAfters = [true, false],
+} = {}) {
+	for (const retryAfter of retryAfters) {
+		const rows = [];
+		for (const processes of counts)
+			rows.push({
+				...(await runFleet({ processes, docs, rate, windowMs, retryAfter })),
+				rate,
+				windowMs,
+			});
+		printFleet(rows);
+	}
+}
+
+if (require.main === module) {
+	const choice = cliOption('--retry-after', 'both');
+	runScript('bench-fleet', () =>
+		runFleets({
+			docs: Number(cliOption('--docs', '200')),
+			rate: Number(cliOption('--rate', '120')),
+			windowMs: 1000 * Number(cliOption('--window', '60')),
+			counts: cliOption('--processes', '1,4').split(',').map(Number),
+			retryAfters: choice === 'both' ? [true, false] : [choice === 'yes'],
+		}),
+	);
+}
+
+module.exports = { runFleets };
