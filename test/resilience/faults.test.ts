@@ -192,6 +192,47 @@ describe('create (POST) is never repeated once the service may have acted', () =
 	});
 });
 
+/**
+ * Every 5xx, 500 itself included, may come after the service stored the document: the create
+ * is not sent again, its error says so and carries the mark a caller acts on (outcomeUnknown),
+ * and a create waited for in one round trip finds the stored document instead.
+ */
+describe.each([500, 501, 503])('a create answered %i after the service stored it', (status) => {
+	const storedThenFailed = (path: string) =>
+		sb.faults.add({ type: 'status', status, afterHandling: true, method: 'POST', path });
+
+	test('is not sent again, and its error says the document may already exist', async () => {
+		const before = sb.documents.size;
+		storedThenFailed('/api/v1/documents');
+		const r = await runNode({ parameters: op.create(templateId), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.httpCode).toBe(String(status));
+		expect(e.message).toBe(`The service failed with ${status} while trying to create a document`);
+		expect(e.description).toMatch(/not repeated.*may already have stored the document/);
+		expect(e.context?.outcomeUnknown).toBe(true);
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before + 1);
+	});
+
+	test('waited for in one round trip: the stored document is found, never created twice', async () => {
+		const before = sb.documents.size;
+		storedThenFailed('/api/v1/documents/sync');
+		// Its own meta per status, so that documents of the other cases cannot be taken for it.
+		const meta = { order: `stored-then-${status}` };
+		const parameters = op.create(templateId, {
+			status: 'pending',
+			waitForCompletion: true,
+			download: false,
+			additionalFields: { meta: JSON.stringify(meta) },
+		});
+		const r = await runNode({ parameters, credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json).toMatchObject({ status: 'success', meta });
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before + 1);
+	});
+});
+
 describe('reads and idempotent writes are retried', () => {
 	test('dropped connections on GET are retried until an answer comes', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
