@@ -10,14 +10,19 @@ import * as fs from 'fs';
 
 import {
 	NodeHelpers,
-	type INode,
 	type INodeParameters,
 	type INodeProperties,
 	type INodePropertyOptions,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, displayedProperties, loadPackage, type LoadedPackage } from '../harness';
+import {
+	CREDENTIAL_TYPE,
+	displayedProperties,
+	editorNode,
+	loadPackage,
+	type LoadedPackage,
+} from '../harness';
 
 const PACKAGE = 'n8n-nodes-document-generation';
 const NODE = 'documentGeneration';
@@ -368,14 +373,8 @@ describe('AI agent tool', () => {
 	test('each operation gives the tool a description that says what it does (n8n "Set Automatically")', () => {
 		const type = pkg.nodeTypes.getByNameAndVersion(NODE, 1);
 		const describeTool = (resource: string, operation: string) => {
-			const node: INode = {
-				id: 'tool',
-				name: 'Document Generation',
-				type: pkg.fullName(NODE),
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { resource, operation, descriptionType: 'auto' },
-			};
+			const parameters = { resource, operation, descriptionType: 'auto' };
+			const node = editorNode(pkg, NODE, parameters, { name: 'Document Generation' });
 			return NodeHelpers.getToolDescriptionForNode(node, type);
 		};
 		expect(describeTool('document', 'create')).toBe(
