@@ -16,13 +16,8 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import {
-	CREDENTIAL_TYPE,
-	displayedProperties,
-	editorNode,
-	loadPackage,
-	type LoadedPackage,
-} from '../harness';
+import { CREDENTIAL_TYPE, displayedProperties, loadPackage, type LoadedPackage } from '../harness';
+import { editorNode } from '../harness/editor';
 
 const PACKAGE = 'n8n-nodes-document-generation';
 const NODE = 'documentGeneration';
