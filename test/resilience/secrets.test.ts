@@ -29,6 +29,7 @@ import {
 	useResilienceFixture,
 	visibleParts,
 } from './helpers';
+import { statusFault } from '../harness/fixtures';
 
 class CaptureLogger {
 	lines: Array<{ level: string; message: unknown; meta: unknown }> = [];
@@ -196,13 +197,11 @@ describe.each([
 		[
 			'account answer of an unexpected shape carrying auth_token',
 			async () => {
-				sb.faults.add({
-					type: 'status',
-					status: 200,
-					method: 'GET',
-					path: '/api/v1/current_user',
-					body: { current_user: { auth_token: KEY, email: 'a@b.c' } },
-				});
+				sb.faults.add(
+					statusFault(200, 'GET', '/api/v1/current_user', {
+						body: { current_user: { auth_token: KEY, email: 'a@b.c' } },
+					}),
+				);
 				return await runNode({ parameters: op.account(), credentials: creds(sb), nodeSettings });
 			},
 			/unexpected shape while trying to read the account \(current_user\.id: Required\)/,

@@ -17,6 +17,7 @@ import {
 	run,
 	withSandbox,
 } from '../../DocumentGeneration/helpers';
+import { statusFault } from '../../../harness/fixtures';
 
 const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters =>
 	numberedCreate(sb, { options });
@@ -264,14 +265,9 @@ describe('what happened on long work: execution hints on the node', () => {
 		await withSandbox({}, async (sb) => {
 			// The limit refuses the first three creates, however fast the machine sends them (a
 			// budget per second is not reached when a busy machine spreads the batch out).
-			sb.faults.add({
-				type: 'status',
-				status: 429,
-				retryAfter: '1',
-				method: 'POST',
-				path: /^\/api\/v1\/documents$/,
-				times: 3,
-			});
+			sb.faults.add(
+				statusFault(429, 'POST', /^\/api\/v1\/documents$/, { retryAfter: '1', times: 3 }),
+			);
 			const result = await run(sb, create(sb), numbered(10), CONTINUE);
 			expectAllSucceeded(result.items, 10);
 			const hints = result.runData['Document Generation'][0].hints ?? [];

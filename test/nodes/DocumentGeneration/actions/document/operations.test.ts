@@ -18,6 +18,7 @@ import {
 	templateId,
 	onDocument,
 } from '../../helpers';
+import { statusFault } from '../../../../harness/fixtures';
 
 const NODE_TYPE = 'n8n-nodes-document-generation.documentGeneration';
 
@@ -285,13 +286,11 @@ describe('get', () => {
 			{ meta: '', expected: null },
 		];
 		for (const { meta } of answers) {
-			sb.faults.add({
-				type: 'status',
-				status: 200,
-				method: 'GET',
-				path: `/api/v1/document_cards/${doc.id}`,
-				body: { document_card: { ...card, meta } },
-			});
+			sb.faults.add(
+				statusFault(200, 'GET', `/api/v1/document_cards/${doc.id}`, {
+					body: { document_card: { ...card, meta } },
+				}),
+			);
 		}
 		const result = await run(
 			sb,
