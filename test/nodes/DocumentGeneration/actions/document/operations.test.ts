@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { credentialsFor, runWorkflow } from '../../../../harness';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
 import { useSandbox } from '../../../../harness/use-sandbox';
-import { startNode } from '../../../../harness/fixtures';
+import { startNode, statusFault } from '../../../../harness/fixtures';
 import {
 	apiRequests,
 	byId,
@@ -18,7 +18,6 @@ import {
 	templateId,
 	onDocument,
 } from '../../helpers';
-import { statusFault } from '../../../../harness/fixtures';
 
 const NODE_TYPE = 'n8n-nodes-document-generation.documentGeneration';
 
