@@ -5,6 +5,7 @@
  */
 import * as workflowLib from 'n8n-workflow';
 
+import './package';
 import {
 	REGEX_BUDGET_MS,
 	TIMED_OUT,

@@ -5,11 +5,11 @@
  * clock. On a busy machine a check of microseconds can spend that waiting for a core, and the
  * run then fails with "Regular expression execution timed out" for no fault of the package.
  *
- * The tests install, through n8n-workflow's own `setSafeRegexEngine`, an engine that checks the
- * same patterns the same way (in a VM, with the same 250 ms budget per attempt) and tells the
- * two kinds of timeout apart by the process's CPU time: an attempt that got less than the
- * budget of CPU was starved, not slow, and is run again; one that used the budget is a real
- * timeout, and fails as n8n's does. A pattern that never ends still fails, after at most
+ * The harness (package.ts, which every run on the engine loads) installs, through
+ * n8n-workflow's own `setSafeRegexEngine`, an engine that checks the same patterns the same way
+ * (in a VM, with the same 250 ms budget per attempt) and tells the two kinds of timeout apart
+ * by the process's CPU time: an attempt that got less than the budget of CPU was starved, not
+ * slow, and is run again; one that used the budget is a real timeout, and fails as n8n's does. A pattern that never ends still fails, after at most
  * `MAX_ATTEMPTS` attempts. What n8n checks, and what a check answers, is unchanged.
  *
  * n8n-workflow 1.x (`npm run test:compat`) has no such budget: nothing is installed there.
@@ -103,7 +103,7 @@ type SetEngine = (engine: TolerantEngine) => void;
 
 let installed: TolerantEngine | undefined;
 
-/** The engine installed in n8n-workflow by this test file's setup, if any. */
+/** The engine installed in n8n-workflow for this test file by the harness, if any. */
 export function installedRegexEngine(): TolerantEngine | undefined {
 	return installed;
 }
