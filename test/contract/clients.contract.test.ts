@@ -39,6 +39,17 @@ async function send(
 	return { status: res.statusCode, json: text ? JSON.parse(text) : undefined };
 }
 
+/** An answer of this status whose record under `key` has (at least) these fields. */
+function expectAnswer(
+	answer: Awaited<ReturnType<typeof send>>,
+	status: number,
+	key: string,
+	fields: Record<string, unknown>,
+): void {
+	expect(answer.status).toBe(status);
+	expect(answer.json[key]).toMatchObject(fields);
+}
+
 const template = (identifier: string) => sb.templates.find((t) => t.identifier === identifier)!.id;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -78,8 +89,7 @@ describe('the official Node SDK', () => {
 				status: 'pending',
 			},
 		});
-		expect(r.status).toBe(200);
-		expect(r.json.document_card).toMatchObject({
+		expectAnswer(r, 200, 'document_card', {
 			status: 'success',
 			preview_url: expect.any(String),
 		});
@@ -112,8 +122,7 @@ describe('the official Node SDK', () => {
 				settings_draft: { margin: 10 },
 			},
 		});
-		expect(created.status).toBe(201);
-		expect(created.json.document_template).toMatchObject({
+		expectAnswer(created, 201, 'document_template', {
 			sample_data_draft: '{"a": 1}',
 			auth_token: expect.any(String),
 		});
@@ -128,8 +137,7 @@ describe('the official Node SDK', () => {
 				platform: 'api',
 			},
 		});
-		expect(created.status).toBe(201);
-		expect(created.json.rest_hook).toMatchObject({
+		expectAnswer(created, 201, 'rest_hook', {
 			platform: 'api',
 			created_at: expect.any(String),
 		});
@@ -279,8 +287,7 @@ describe('the rest of the account that clients call', () => {
 			},
 		});
 		const created = await send('POST', '/api/v1/document_templates', body(old.id));
-		expect(created.status).toBe(201);
-		expect(created.json.document_template).toMatchObject({
+		expectAnswer(created, 201, 'document_template', {
 			pdf_engine_draft_id: old.id,
 			pdf_engine_id: expect.any(String),
 		});

@@ -22,7 +22,7 @@ import {
 } from 'n8n-workflow';
 
 import { HarnessCredentialsHelper } from './credentials';
-import { loadPackage } from './package';
+import { loadPackage, type LoadedPackage } from './package';
 import { emptyRunExecutionData } from './versions';
 
 import {
@@ -41,6 +41,35 @@ export function displayedProperties(
 	return description.properties.filter((p) =>
 		NodeHelpers.displayParameter(values, p, { typeVersion: 1 }, description),
 	);
+}
+
+/** A node of the package as the editor places it on the canvas (short or full type). */
+export function editorNode(
+	pkg: LoadedPackage,
+	nodeType: string,
+	parameters: INodeParameters,
+	{ name = 'Node', typeVersion = 1 }: { name?: string; typeVersion?: number } = {},
+): INode {
+	return {
+		id: name,
+		name,
+		type: pkg.fullName(nodeType),
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+}
+
+/** A workflow of this one node, as the editor evaluates its expressions. */
+export function workflowOf(pkg: LoadedPackage, node: INode): Workflow {
+	return new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: pkg.nodeTypes });
+}
+
+/** The subtitle the canvas shows under a node of the package with these parameters. */
+export function subtitleOf(pkg: LoadedPackage, nodeType: string, parameters: INodeParameters) {
+	const node = editorNode(pkg, nodeType, parameters, { name: 'Subtitle' });
+	const { subtitle } = pkg.nodeDescription(nodeType);
+	return workflowOf(pkg, node).expression.getSimpleParameterValue(node, subtitle!, 'internal', {});
 }
 
 // ---------------------------------------------------------------------------------------
@@ -64,21 +93,13 @@ export interface DynamicParamsOptions {
 async function dynamicContext(opts: DynamicParamsOptions) {
 	const pkg = await loadPackage(opts.packageDir);
 	const store = toStore(opts.credentials);
-	const node: INode = {
-		id: 'harness-options-node',
+	const parameters = structuredClone(opts.parameters ?? {});
+	const node = editorNode(pkg, opts.nodeType ?? 'documentGeneration', parameters, {
 		name: 'Options Source',
-		type: pkg.fullName(opts.nodeType ?? 'documentGeneration'),
-		typeVersion: opts.typeVersion ?? 1,
-		position: [0, 0],
-		parameters: structuredClone(opts.parameters ?? {}),
-	};
-	attachCredentials([node], pkg.nodeTypes, store);
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: pkg.nodeTypes,
+		typeVersion: opts.typeVersion,
 	});
+	attachCredentials([node], pkg.nodeTypes, store);
+	const workflow = workflowOf(pkg, node);
 	const wfNode = workflow.getNode(node.name) as INode;
 	const additionalData = buildAdditionalData(new HarnessCredentialsHelper(pkg, store), {
 		currentNodeParameters: wfNode.parameters,
@@ -93,15 +114,27 @@ async function dynamicContext(opts: DynamicParamsOptions) {
 	return { context, nodeType };
 }
 
+type MethodKind = 'loadOptions' | 'listSearch' | 'resourceMapping';
+
+/** Calls `methods[kind][method](...args)` of the node through n8n-core's LoadOptionsContext. */
+async function callEditorMethod(
+	kind: MethodKind,
+	method: string,
+	opts: DynamicParamsOptions,
+	...args: unknown[]
+): Promise<unknown> {
+	const { context, nodeType } = await dynamicContext(opts);
+	const fn = (nodeType.methods?.[kind] as Record<string, unknown> | undefined)?.[method];
+	if (typeof fn !== 'function') throw new Error(`No ${kind} method "${method}"`);
+	return await (fn as (...callArgs: unknown[]) => Promise<unknown>).apply(context, args);
+}
+
 /** Calls `methods.loadOptions[method]` through n8n-core's LoadOptionsContext. */
 export async function loadOptions(
 	method: string,
 	opts: DynamicParamsOptions = {},
 ): Promise<INodePropertyOptions[]> {
-	const { context, nodeType } = await dynamicContext(opts);
-	const fn = nodeType.methods?.loadOptions?.[method];
-	if (typeof fn !== 'function') throw new Error(`No loadOptions method "${method}"`);
-	return await fn.call(context);
+	return (await callEditorMethod('loadOptions', method, opts)) as INodePropertyOptions[];
 }
 
 /** Calls `methods.listSearch[method](filter, paginationToken)` through LoadOptionsContext. */
@@ -109,10 +142,8 @@ export async function listSearch(
 	method: string,
 	opts: DynamicParamsOptions = {},
 ): Promise<INodeListSearchResult> {
-	const { context, nodeType } = await dynamicContext(opts);
-	const fn = nodeType.methods?.listSearch?.[method];
-	if (typeof fn !== 'function') throw new Error(`No listSearch method "${method}"`);
-	return await fn.call(context, opts.filter, opts.paginationToken);
+	const args = [opts.filter, opts.paginationToken];
+	return (await callEditorMethod('listSearch', method, opts, ...args)) as INodeListSearchResult;
 }
 
 /** Calls `methods.resourceMapping[method]` through LoadOptionsContext, as the resource mapper does. */
@@ -120,10 +151,7 @@ export async function resourceMapping(
 	method: string,
 	opts: DynamicParamsOptions = {},
 ): Promise<ResourceMapperFields> {
-	const { context, nodeType } = await dynamicContext(opts);
-	const fn = nodeType.methods?.resourceMapping?.[method];
-	if (typeof fn !== 'function') throw new Error(`No resourceMapping method "${method}"`);
-	return await fn.call(context);
+	return (await callEditorMethod('resourceMapping', method, opts)) as ResourceMapperFields;
 }
 
 // ---------------------------------------------------------------------------------------

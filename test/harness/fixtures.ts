@@ -1,6 +1,7 @@
-/** Small shared fixtures of the tests: n8n nodes as workflows and errors hold them. */
+/** Small shared fixtures of the tests: n8n nodes as workflows and errors hold them; faults. */
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import type { Fault } from '../sandbox';
 import { MANUAL_TRIGGER_TYPE } from './package';
 
 /** An INode, for code that only needs a node to name (errors, contexts). */
@@ -24,4 +25,17 @@ export function startNode(items: IDataObject[], name = 'Start'): INode {
 		type: MANUAL_TRIGGER_TYPE,
 		parameters: { items: items as never },
 	});
+}
+
+/**
+ * A sandbox fault that answers `status` to the requests of `method` on `path` (a prefix or a
+ * RegExp), once unless `extra.times` says otherwise.
+ */
+export function statusFault(
+	status: number,
+	method: string,
+	path: string | RegExp,
+	extra: Omit<Fault, 'type' | 'status' | 'method' | 'path'> = {},
+): Fault {
+	return { type: 'status', status, method, path, ...extra };
 }

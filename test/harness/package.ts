@@ -22,6 +22,12 @@ import {
 	type IVersionedNodeType,
 } from 'n8n-workflow';
 
+import { tolerateStarvedRegexChecks } from './regex-budget';
+
+// Every run on the engine loads the package through here: n8n-workflow's parameter checks get
+// a regex engine that a busy machine does not fail (regex-budget.ts).
+tolerateStarvedRegexChecks();
+
 /** Root of the project (the package n8n would install), resolved from this file. */
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 

@@ -14,3 +14,6 @@ process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), `n8n-dg-test-${process.pi
 // n8n logs every node error it reports (with stack); tests see those errors anyway, so keep
 // the output clean. Run with N8N_LOG_LEVEL=debug (or error) to see the engine's logging.
 process.env.N8N_LOG_LEVEL ??= 'silent';
+// n8n-workflow is not loaded here: loading it changes globals (it gives BigInt a toJSON) in
+// the unit tests that never load it. Its regex budget is handled where the engine is loaded
+// (harness/package.ts, see regex-budget.ts).

@@ -6,7 +6,6 @@
  */
 import {
 	NodeHelpers,
-	Workflow,
 	type INode,
 	type INodeParameters,
 	type INodeProperties,
@@ -19,6 +18,7 @@ import {
 	displayedProperties,
 	loadOptions,
 	loadPackage,
+	subtitleOf,
 	type LoadedPackage,
 } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
@@ -148,24 +148,8 @@ describe('order, names and subtitles', () => {
 		expect(String(defaults.name).length).toBeLessThanOrEqual(20);
 	});
 
-	function subtitle(name: string, parameters: INodeParameters): unknown {
-		const description = pkg.nodeDescription(name);
-		const node: INode = {
-			id: 's',
-			name: 'Subtitle',
-			type: pkg.fullName(name),
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: defaultsFor(description, parameters),
-		};
-		const workflow = new Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: pkg.nodeTypes,
-		});
-		return workflow.expression.getSimpleParameterValue(node, description.subtitle!, 'internal', {});
-	}
+	const subtitle = (name: string, parameters: INodeParameters) =>
+		subtitleOf(pkg, name, defaultsFor(pkg.nodeDescription(name), parameters));
 
 	test('the subtitles read as words, the way the canvas shows them', () => {
 		expect(subtitle('documentGeneration', {})).toBe('Create document');

@@ -10,7 +10,6 @@ import * as fs from 'fs';
 
 import {
 	NodeHelpers,
-	type INode,
 	type INodeParameters,
 	type INodeProperties,
 	type INodePropertyOptions,
@@ -18,6 +17,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, displayedProperties, loadPackage, type LoadedPackage } from '../harness';
+import { editorNode } from '../harness/editor';
 
 const PACKAGE = 'n8n-nodes-document-generation';
 const NODE = 'documentGeneration';
@@ -60,6 +60,13 @@ function one(
 		);
 	}
 	return found[0];
+}
+
+/** An options parameter: its values in order, and its default where one is given. */
+function expectOptions(property: INodeProperties, values: string[], defaultValue?: string): void {
+	expect(property.type).toBe('options');
+	if (defaultValue !== undefined) expect(property.default).toBe(defaultValue);
+	expect(optionValues(property)).toEqual(values);
 }
 
 const optionValues = (p: INodeProperties | undefined) =>
@@ -133,28 +140,11 @@ describe('contract: action node parameters', () => {
 	});
 
 	test('resource and operation option values and defaults', () => {
-		const resource = one(action, {}, 'resource');
-		expect(resource.type).toBe('options');
-		expect(resource.default).toBe('document');
-		expect(optionValues(resource)).toEqual([
-			'account',
-			'document',
-			'snippet',
-			'template',
-			'templateFolder',
-		]);
+		const resources = ['account', 'document', 'snippet', 'template', 'templateFolder'];
+		expectOptions(one(action, {}, 'resource'), resources, 'document');
 
-		const documentOps = one(action, { resource: 'document' }, 'operation');
-		expect(documentOps.type).toBe('options');
-		expect(documentOps.default).toBe('create');
-		expect(optionValues(documentOps)).toEqual([
-			'create',
-			'delete',
-			'download',
-			'get',
-			'getAll',
-			'update',
-		]);
+		const documentOps = ['create', 'delete', 'download', 'get', 'getAll', 'update'];
+		expectOptions(one(action, { resource: 'document' }, 'operation'), documentOps, 'create');
 
 		const accountOps = one(action, { resource: 'account' }, 'operation');
 		expect(optionValues(accountOps)).toEqual(['get']);
@@ -221,10 +211,7 @@ describe('contract: action node parameters', () => {
 		)!;
 		expect(row.values.map((v) => v.name)).toEqual(['key', 'value']);
 
-		const status = one(action, values, 'status');
-		expect(status.type).toBe('options');
-		expect(status.default).toBe('pending');
-		expect(optionValues(status)).toEqual(['draft', 'pending']);
+		expectOptions(one(action, values, 'status'), ['draft', 'pending'], 'pending');
 
 		const additional = one(action, values, 'additionalFields');
 		expect(additional.type).toBe('collection');
@@ -252,9 +239,7 @@ describe('contract: action node parameters', () => {
 		expect(child(update, 'payload').type).toBe('json');
 		expect(child(update, 'meta').type).toBe('json');
 		expect(child(update, 'filename').type).toBe('string');
-		const status = child(update, 'status');
-		expect(status.type).toBe('options');
-		expect(optionValues(status)).toEqual(['draft', 'pending']);
+		expectOptions(child(update, 'status'), ['draft', 'pending']);
 
 		expectGenerationParameters(values, false);
 	});
@@ -282,9 +267,7 @@ describe('contract: action node parameters', () => {
 		expect(templateIds.type).toBe('multiOptions');
 		expect(templateIds.typeOptions?.loadOptionsMethod).toBe('getTemplates');
 		expect(templateIds.typeOptions?.loadOptionsDependsOn).toEqual(['filters.workspaceId']);
-		const status = child(filters, 'status');
-		expect(status.type).toBe('options');
-		expect(optionValues(status)).toEqual(['draft', 'failure', 'success']);
+		expectOptions(child(filters, 'status'), ['draft', 'failure', 'success']);
 		const workspace = child(filters, 'workspaceId');
 		expect(workspace.typeOptions?.loadOptionsMethod).toBe('getWorkspaces');
 		expect(child(filters, 'updatedSince').type).toBe('dateTime');
@@ -368,14 +351,8 @@ describe('AI agent tool', () => {
 	test('each operation gives the tool a description that says what it does (n8n "Set Automatically")', () => {
 		const type = pkg.nodeTypes.getByNameAndVersion(NODE, 1);
 		const describeTool = (resource: string, operation: string) => {
-			const node: INode = {
-				id: 'tool',
-				name: 'Document Generation',
-				type: pkg.fullName(NODE),
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: { resource, operation, descriptionType: 'auto' },
-			};
+			const parameters = { resource, operation, descriptionType: 'auto' };
+			const node = editorNode(pkg, NODE, parameters, { name: 'Document Generation' });
 			return NodeHelpers.getToolDescriptionForNode(node, type);
 		};
 		expect(describeTool('document', 'create')).toBe(

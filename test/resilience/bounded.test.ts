@@ -8,6 +8,7 @@
 import { runNode, type RunNodeResult } from '../harness';
 import type { Sandbox } from '../sandbox';
 import { KEY, creds, expectCleanError, expectNoSecret, freePort, op, sandbox } from './helpers';
+import { statusFault } from '../harness/fixtures';
 
 const DOC_CARD = '/api/v1/document_cards/';
 const sandboxes: Sandbox[] = [];
@@ -29,13 +30,7 @@ test('persistent 503, persistent dropped connections and a refused connection on
 	sandboxes.push(failing, dropping);
 	const id1 = failing.createDocument({ status: 'success' }).id;
 	const id2 = dropping.createDocument({ status: 'success' }).id;
-	failing.faults.add({
-		type: 'status',
-		status: 503,
-		method: 'GET',
-		path: DOC_CARD,
-		times: Infinity,
-	});
+	failing.faults.add(statusFault(503, 'GET', DOC_CARD, { times: Infinity }));
 	dropping.faults.add({ type: 'drop', method: 'GET', path: DOC_CARD, times: Infinity });
 	const closedPort = await freePort();
 	const id3 = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';

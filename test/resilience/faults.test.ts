@@ -19,6 +19,7 @@ import {
 	freePort,
 	useResilienceSandbox,
 } from './helpers';
+import { statusFault } from '../harness/fixtures';
 
 const sb = useResilienceSandbox();
 let templateId: string;
@@ -67,13 +68,7 @@ describe('Retry-After', () => {
 
 	test('a Retry-After longer than Max Wait for Rate Limit (2 min by default) ends at once with a clear error', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			retryAfter: '3600',
-			method: 'GET',
-			path: DOC_CARD,
-		});
+		sb.faults.add(statusFault(429, 'GET', DOC_CARD, { retryAfter: '3600' }));
 		const started = Date.now();
 		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
 		const e = expectCleanError(r.error);
@@ -96,13 +91,7 @@ describe('create (POST) is never repeated once the service may have acted', () =
 
 	test('429 (refused before processing) is retried: exactly one document', async () => {
 		const before = sb.documents.size;
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			retryAfter: '1',
-			method: 'POST',
-			path: '/api/v1/documents',
-		});
+		sb.faults.add(statusFault(429, 'POST', '/api/v1/documents', { retryAfter: '1' }));
 		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
 		expect(r.error).toBeUndefined();
 		expect(r.items).toHaveLength(1);
@@ -116,13 +105,7 @@ describe('create (POST) is never repeated once the service may have acted', () =
 
 	test('502 after the service stored it: not retried, an error that says so, exactly one document', async () => {
 		const before = sb.documents.size;
-		sb.faults.add({
-			type: 'status',
-			status: 502,
-			afterHandling: true,
-			method: 'POST',
-			path: '/api/v1/documents',
-		});
+		sb.faults.add(statusFault(502, 'POST', '/api/v1/documents', { afterHandling: true }));
 		const r = await runNode({ parameters: createParams(), credentials: creds(sb) });
 		const e = expectCleanError(r.error);
 		expect(e.name).toBe('NodeApiError');
@@ -192,6 +175,47 @@ describe('create (POST) is never repeated once the service may have acted', () =
 	});
 });
 
+/**
+ * Every 5xx, 500 itself included, may come after the service stored the document: the create
+ * is not sent again, its error says so and carries the mark a caller acts on (outcomeUnknown),
+ * and a create waited for in one round trip finds the stored document instead.
+ */
+describe.each([500, 501, 503])('a create answered %i after the service stored it', (status) => {
+	const storedThenFailed = (path: string) =>
+		sb.faults.add({ type: 'status', status, afterHandling: true, method: 'POST', path });
+
+	test('is not sent again, and its error says the document may already exist', async () => {
+		const before = sb.documents.size;
+		storedThenFailed('/api/v1/documents');
+		const r = await runNode({ parameters: op.create(templateId), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.httpCode).toBe(String(status));
+		expect(e.message).toBe(`The service failed with ${status} while trying to create a document`);
+		expect(e.description).toMatch(/not repeated.*may already have stored the document/);
+		expect(e.context?.outcomeUnknown).toBe(true);
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before + 1);
+	});
+
+	test('waited for in one round trip: the stored document is found, never created twice', async () => {
+		const before = sb.documents.size;
+		storedThenFailed('/api/v1/documents/sync');
+		// Its own meta per status, so that documents of the other cases cannot be taken for it.
+		const meta = { order: `stored-then-${status}` };
+		const parameters = op.create(templateId, {
+			status: 'pending',
+			waitForCompletion: true,
+			download: false,
+			additionalFields: { meta: JSON.stringify(meta) },
+		});
+		const r = await runNode({ parameters, credentials: creds(sb) });
+		expect(r.error).toBeUndefined();
+		expect(r.items[0].json).toMatchObject({ status: 'success', meta });
+		expect(sb.count({ method: 'POST' })).toBe(1);
+		expect(sb.documents.size).toBe(before + 1);
+	});
+});
+
 describe('reads and idempotent writes are retried', () => {
 	test('dropped connections on GET are retried until an answer comes', async () => {
 		const id = sb.createDocument({ status: 'success' }).id;
@@ -255,26 +279,24 @@ describe('reads and idempotent writes are retried', () => {
 });
 
 describe('timeouts', () => {
-	test('a GET that times out once is tried again, like a 5xx, and succeeds', async () => {
+	/** Gets a finished document whose card answers `delayMs` late (`times` requests). */
+	const getLate = async (delayMs: number, requestTimeout: number, times = 1) => {
 		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({ type: 'delay', delayMs: 120_000, method: 'GET', path: DOC_CARD });
-		const r = await runNode({
-			parameters: op.get(id),
-			credentials: creds(sb, { requestTimeout: 1 }),
-		});
+		sb.faults.add({ type: 'delay', delayMs, method: 'GET', path: DOC_CARD, times });
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb, { requestTimeout }) });
+		return { id, r };
+	};
+
+	test('a GET that times out once is tried again, like a 5xx, and succeeds', async () => {
+		const { id, r } = await getLate(120_000, 1);
 		expect(r.error).toBeUndefined();
 		expect(r.items[0].json.id).toBe(id);
 		expect(sb.count({ method: 'GET', path: DOC_CARD })).toBe(2);
 	});
 
 	test('a GET that keeps hanging ends after 3 attempts of the Request Timeout, with a clear error', async () => {
-		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({ type: 'delay', delayMs: 120_000, method: 'GET', path: DOC_CARD, times: 10 });
 		const started = Date.now();
-		const r = await runNode({
-			parameters: op.get(id),
-			credentials: creds(sb, { requestTimeout: 1 }),
-		});
+		const { id, r } = await getLate(120_000, 1, 10);
 		const elapsed = Date.now() - started;
 		console.log(`hanging GET with Request Timeout 1 s → error after ${elapsed} ms`);
 		const e = expectCleanError(r.error);
@@ -290,12 +312,7 @@ describe('timeouts', () => {
 	});
 
 	test('a slow answer within the timeout is fine', async () => {
-		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({ type: 'delay', delayMs: 500, method: 'GET', path: DOC_CARD });
-		const r = await runNode({
-			parameters: op.get(id),
-			credentials: creds(sb, { requestTimeout: 3 }),
-		});
+		const { id, r } = await getLate(500, 3);
 		expect(r.error).toBeUndefined();
 		expect(r.items[0].json.id).toBe(id);
 	});
@@ -341,13 +358,7 @@ describe('answers of an unexpected shape become clear errors', () => {
 		['a list', [1, 2, 3], /a list where an object was expected/],
 	])('get: %s', async (_label, body, message) => {
 		const id = sb.createDocument({ status: 'success' }).id;
-		sb.faults.add({
-			type: 'status',
-			status: 200,
-			body: body as object,
-			method: 'GET',
-			path: DOC_CARD,
-		});
+		sb.faults.add(statusFault(200, 'GET', DOC_CARD, { body: body as object }));
 		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
 		const e = expectCleanError(r.error);
 		expect(e.name).toBe('NodeApiError');
@@ -356,13 +367,11 @@ describe('answers of an unexpected shape become clear errors', () => {
 	});
 
 	test('list: document_cards is not a list', async () => {
-		sb.faults.add({
-			type: 'status',
-			status: 200,
-			body: { document_cards: 'nope', meta: {} },
-			method: 'GET',
-			path: '/api/v1/document_cards',
-		});
+		sb.faults.add(
+			statusFault(200, 'GET', '/api/v1/document_cards', {
+				body: { document_cards: 'nope', meta: {} },
+			}),
+		);
 		const r = await runNode({ parameters: op.getAll({ limit: 5 }), credentials: creds(sb) });
 		expect(expectCleanError(r.error).message).toMatch(
 			/\(document_cards: Expected array, received string\)/,
@@ -370,14 +379,7 @@ describe('answers of an unexpected shape become clear errors', () => {
 	});
 
 	test('create answered 201 with an empty object: says the document may exist', async () => {
-		sb.faults.add({
-			type: 'status',
-			status: 201,
-			body: {},
-			afterHandling: true,
-			method: 'POST',
-			path: '/api/v1/documents',
-		});
+		sb.faults.add(statusFault(201, 'POST', '/api/v1/documents', { body: {}, afterHandling: true }));
 		const r = await runNode({
 			parameters: op.create(templateId),
 			credentials: creds(sb),

@@ -17,7 +17,7 @@
  * - what a create or update stored is exactly the payload and meta given.
  */
 import fc from 'fast-check';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { deepCopy, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeResult } from '../harness';
 import type { LoggedRequest, Sandbox } from '../sandbox';
@@ -127,6 +127,17 @@ function asObject(input: unknown): IDataObject | undefined {
 	if (typeof input === 'string')
 		return input.trim() === '' ? undefined : (JSON.parse(input) as IDataObject);
 	return input as IDataObject;
+}
+
+/**
+ * A payload or meta input as the node gets it, for what the service must store: a JSON text
+ * the node parses itself; an object through n8n's copy of the item (n8n-workflow's `deepCopy`),
+ * which on n8n 2.x leaves out keys named `__proto__`, `constructor` and `prototype` at any depth
+ * (n8n's limit, not the node's: the node never sees them).
+ */
+function received(input: unknown): IDataObject | undefined {
+	const value = asObject(input);
+	return value && typeof input !== 'string' ? deepCopy(value) : value;
 }
 
 /** Whether a payload input may create a document: a valid object input with at least one key. */
@@ -412,8 +423,8 @@ test('create: any template, payload, meta, file name and status', async () => {
 				const allValid = template.valid && creatable(payload) && meta.valid && status.valid;
 				if (checkRun(r, allValid) === 'ok') {
 					const stored = sb.documents.get(String(r.items[0].json.id))!;
-					expect(JSON.parse(stored.payload)).toEqual(asJson(asObject(payload.value)!));
-					const expectedMeta = { ...(asObject(meta.value) ?? {}) };
+					expect(JSON.parse(stored.payload)).toEqual(asJson(received(payload.value)!));
+					const expectedMeta = { ...(received(meta.value) ?? {}) };
 					if (filename && filename.trim() !== '') expectedMeta._filename = filename.trim();
 					if (Object.keys(expectedMeta).length)
 						expect(JSON.parse(stored.meta!)).toEqual(asJson(expectedMeta));
@@ -539,9 +550,9 @@ test('update: any document ID and fields', async () => {
 				);
 				if (checkRun(r, allValid) === 'ok') {
 					const stored = sb.documents.get(normalizedId(docId.value))!;
-					const payload = fields.payload && asObject(fields.payload.value);
+					const payload = fields.payload && received(fields.payload.value);
 					if (payload) expect(JSON.parse(stored.payload)).toEqual(asJson(payload));
-					const meta = fields.meta && asObject(fields.meta.value);
+					const meta = fields.meta && received(fields.meta.value);
 					if (meta) expect(JSON.parse(stored.meta ?? 'null')).toEqual(asJson(meta));
 				}
 			},

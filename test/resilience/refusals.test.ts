@@ -39,6 +39,21 @@ const BAD_IDS: Array<[string, unknown]> = [
 const V = '={{ $json.v }}';
 type Case = [label: string, parameters: () => INodeParameters, message: RegExp, v: unknown];
 
+/** A create with these parameters, refused with this message (no expression in them). */
+const refusedCreate = (label: string, extra: INodeParameters, message: RegExp): Case => [
+	`create: ${label}`,
+	() => op.create(fx.templateId, extra),
+	message,
+	null,
+];
+/** An update of the fixture's document with these fields, refused with this message. */
+const refusedUpdate = (label: string, fields: INodeParameters, message: RegExp): Case => [
+	`update: ${label}`,
+	() => op.update(fx.docId, fields),
+	message,
+	null,
+];
+
 const cases: Case[] = [
 	...BAD_IDS.map(
 		([label, id]): Case => [`get: document ID ${label}`, () => op.get(V), /document ID/, id],
@@ -77,78 +92,58 @@ const cases: Case[] = [
 		/document ID/,
 		'nope',
 	],
-	[
-		'create: payload is an array',
-		() => op.create(fx.templateId, { payload: '[{"a":1}]' }),
+	refusedCreate(
+		'payload is an array',
+		{ payload: '[{"a":1}]' },
 		/payload must be one JSON object, but it is an array/,
-		null,
-	],
-	[
-		'create: payload is broken JSON',
-		() => op.create(fx.templateId, { payload: '{"a": ' }),
-		/payload is not valid JSON/,
-		null,
-	],
-	[
-		'create: payload is a string',
-		() => op.create(fx.templateId, { payload: '"hello"' }),
+	),
+	refusedCreate('payload is broken JSON', { payload: '{"a": ' }, /payload is not valid JSON/),
+	refusedCreate(
+		'payload is a string',
+		{ payload: '"hello"' },
 		/payload must be one JSON object, but it is a text/,
-		null,
-	],
-	[
-		'create: payload is a number',
-		() => op.create(fx.templateId, { payload: 42 }),
+	),
+	refusedCreate(
+		'payload is a number',
+		{ payload: 42 },
 		/payload must be one JSON object, but it is a number/,
-		null,
-	],
-	[
-		'create: payload is null text',
-		() => op.create(fx.templateId, { payload: 'null' }),
+	),
+	refusedCreate(
+		'payload is null text',
+		{ payload: 'null' },
 		/payload must be one JSON object, but it is null/,
-		null,
-	],
-	[
-		'create: payload is plain text',
-		() => op.create(fx.templateId, { payload: 'customer=Ada' }),
-		/payload is not valid JSON/,
-		null,
-	],
-	[
-		'create: meta is an array',
-		() => op.create(fx.templateId, { additionalFields: { meta: '[1]' } }),
+	),
+	refusedCreate('payload is plain text', { payload: 'customer=Ada' }, /payload is not valid JSON/),
+	refusedCreate(
+		'meta is an array',
+		{ additionalFields: { meta: '[1]' } },
 		/meta must be one JSON object/,
-		null,
-	],
-	[
-		'create: meta is broken JSON',
-		() => op.create(fx.templateId, { additionalFields: { meta: '{' } }),
+	),
+	refusedCreate(
+		'meta is broken JSON',
+		{ additionalFields: { meta: '{' } },
 		/meta is not valid JSON/,
-		null,
-	],
-	[
-		'create: status is not allowed',
-		() => op.create(fx.templateId, { status: 'generating' }),
+	),
+	refusedCreate(
+		'status is not allowed',
+		{ status: 'generating' },
 		/status "generating" is not allowed/,
-		null,
-	],
-	[
-		'create: wait timeout 0',
-		() => op.create(fx.templateId, { status: 'pending', options: { waitTimeout: 0 } }),
+	),
+	refusedCreate(
+		'wait timeout 0',
+		{ status: 'pending', options: { waitTimeout: 0 } },
 		/wait timeout must be a whole number/,
-		null,
-	],
-	[
-		'create: wait timeout negative',
-		() => op.create(fx.templateId, { status: 'pending', options: { waitTimeout: -5 } }),
+	),
+	refusedCreate(
+		'wait timeout negative',
+		{ status: 'pending', options: { waitTimeout: -5 } },
 		/wait timeout/,
-		null,
-	],
-	[
-		'create: wait timeout text',
-		() => op.create(fx.templateId, { status: 'pending', options: { waitTimeout: 'soon' } }),
+	),
+	refusedCreate(
+		'wait timeout text',
+		{ status: 'pending', options: { waitTimeout: 'soon' } },
 		/wait timeout/,
-		null,
-	],
+	),
 	[
 		'create: empty binary field with download',
 		() =>
@@ -161,30 +156,10 @@ const cases: Case[] = [
 		null,
 	],
 	['update: nothing to update', () => op.update(fx.docId, {}), /nothing to update/, null],
-	[
-		'update: payload is an array',
-		() => op.update(fx.docId, { payload: '[]' }),
-		/payload must be one JSON object/,
-		null,
-	],
-	[
-		'update: meta is a number',
-		() => op.update(fx.docId, { meta: '7' }),
-		/meta must be one JSON object/,
-		null,
-	],
-	[
-		'update: bad status',
-		() => op.update(fx.docId, { status: 'success' }),
-		/status "success" is not allowed/,
-		null,
-	],
-	[
-		'update: bad template',
-		() => op.update(fx.docId, { templateId: locator('nope') }),
-		/template/,
-		null,
-	],
+	refusedUpdate('payload is an array', { payload: '[]' }, /payload must be one JSON object/),
+	refusedUpdate('meta is a number', { meta: '7' }, /meta must be one JSON object/),
+	refusedUpdate('bad status', { status: 'success' }, /status "success" is not allowed/),
+	refusedUpdate('bad template', { templateId: locator('nope') }, /template/),
 	[
 		'download: empty binary field',
 		() => op.download(fx.docId, '={{ "  " }}'),

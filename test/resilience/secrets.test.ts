@@ -16,6 +16,7 @@ import { ErrorReporter } from 'n8n-core';
 import { LoggerProxy } from 'n8n-workflow';
 
 import { runNode, testCredential, type RunNodeResult } from '../harness';
+import { useSandbox } from '../harness/use-sandbox';
 import { CORE_MAJOR } from '../harness/versions';
 import {
 	JS_ERROR_TEXT,
@@ -26,7 +27,9 @@ import {
 	expectNoSecret,
 	op,
 	useResilienceFixture,
+	visibleParts,
 } from './helpers';
+import { statusFault } from '../harness/fixtures';
 
 class CaptureLogger {
 	lines: Array<{ level: string; message: unknown; meta: unknown }> = [];
@@ -194,13 +197,11 @@ describe.each([
 		[
 			'account answer of an unexpected shape carrying auth_token',
 			async () => {
-				sb.faults.add({
-					type: 'status',
-					status: 200,
-					method: 'GET',
-					path: '/api/v1/current_user',
-					body: { current_user: { auth_token: KEY, email: 'a@b.c' } },
-				});
+				sb.faults.add(
+					statusFault(200, 'GET', '/api/v1/current_user', {
+						body: { current_user: { auth_token: KEY, email: 'a@b.c' } },
+					}),
+				);
 				return await runNode({ parameters: op.account(), credentials: creds(sb), nodeSettings });
 			},
 			/unexpected shape while trying to read the account \(current_user\.id: Required\)/,
@@ -262,6 +263,72 @@ test('a service echoing the key into a document (meta, failure cause) gets it in
 	expect(r.items[0].json.meta).toEqual({ note: 'key ***', encoded: '***' });
 	expect(String(r.items[0].json.failure_cause)).toBe('Bearer *** refused');
 	checkEverywhere(r);
+});
+
+/**
+ * A successful answer that echoes the key in an encoded form. The key holds characters that
+ * URL-encoding changes (`/ + = & space`) and that JSON escaping splits (`" \\`), so that each
+ * form differs from the raw key: a scrub of the raw key alone misses every one. In the answer's
+ * text the key stands JSON-escaped in the failure cause, and escaped twice in the meta (a
+ * string of JSON inside the JSON).
+ */
+describe('a successful answer echoing the key encoded', () => {
+	const ODD_KEY = 'sk_live_ODD/KEY+7f3c=9a1e "5b2d" \\ 8046&x';
+	const oddSb = useSandbox({ apiKey: ODD_KEY });
+	const forms = {
+		raw: ODD_KEY,
+		base64: Buffer.from(ODD_KEY, 'utf8').toString('base64'),
+		urlEncoded: encodeURIComponent(ODD_KEY),
+	};
+	const leaks = (value: unknown) => {
+		const text = allText(value);
+		return Object.keys(forms).filter((name) => text.includes(forms[name as keyof typeof forms]));
+	};
+	/** What is left of the base64 form: the stars, and at most the few characters of its tail. */
+	const BASE64_REDACTED = /^\*\*\*[A-Za-z0-9+/=]{0,3}$/;
+	const echoingDocument = () =>
+		oddSb.createDocument({
+			status: 'failure',
+			meta: { key: ODD_KEY, base64: forms.base64, urlEncoded: forms.urlEncoded },
+			failure_cause: `refused ${ODD_KEY} | ${forms.base64} | ${forms.urlEncoded}`,
+		}).id;
+	const answerText = async (id: string) =>
+		await (
+			await fetch(`${oddSb.url}/api/v1/document_cards/${id}`, {
+				headers: { Authorization: `Bearer ${ODD_KEY}` },
+			})
+		).text();
+
+	test('each form differs from the raw key, which the answer carries only split (control)', async () => {
+		expect(new Set(Object.values(forms)).size).toBe(3);
+		const text = await answerText(echoingDocument());
+		expect(text.includes(ODD_KEY)).toBe(false);
+		expect(text.includes(JSON.stringify(ODD_KEY).slice(1, -1))).toBe(true);
+		expect(text.includes(forms.base64)).toBe(true);
+		expect(text.includes(forms.urlEncoded)).toBe(true);
+	});
+
+	test('reaches no output item', async () => {
+		const r = await runNode({ parameters: op.get(echoingDocument()), credentials: creds(oddSb) });
+		expect(r.error).toBeUndefined();
+		const meta = r.items[0].json.meta as Record<string, string>;
+		expect(meta).toMatchObject({ key: '***', urlEncoded: '***' });
+		expect(meta.base64).toMatch(BASE64_REDACTED);
+		const [, key, base64, urlEncoded] = String(r.items[0].json.failure_cause).split(
+			/ \| |^refused /,
+		);
+		expect([key, urlEncoded]).toEqual(['***', '***']);
+		expect(base64).toMatch(BASE64_REDACTED);
+		expect(leaks(visibleParts(r))).toEqual([]);
+	});
+
+	test('reaches no error built from it', async () => {
+		const id = echoingDocument();
+		const r = await runNode({ parameters: op.download(id), credentials: creds(oddSb) });
+		expect(expectCleanError(r.error).message).toMatch(/no file to download/);
+		expect(r.error!.description).toMatch(/Generation failed \(refused \*\*\* \| \*\*\*/);
+		expect(leaks([visibleParts(r), logs.lines, reported.mock.calls])).toEqual([]);
+	});
 });
 
 test('auth_token never leaves the account operation (the sandbox sets it to the API key)', async () => {

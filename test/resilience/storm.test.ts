@@ -14,6 +14,7 @@ import {
 } from '../harness';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { keysOf, recordKey } from '../nodes/DocumentGenerationTrigger/helpers';
+import { statusFault } from '../harness/fixtures';
 
 const LIST = '/api/v1/document_cards';
 let sb: Sandbox;
@@ -42,14 +43,7 @@ describe('the polling trigger', () => {
 	test('list requests answered 429: the poll waits as asked and fires every document once', async () => {
 		const poller = await activePoller();
 		const ids = finished(30);
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			retryAfter: '1',
-			method: 'GET',
-			path: LIST,
-			times: 3,
-		});
+		sb.faults.add(statusFault(429, 'GET', LIST, { retryAfter: '1', times: 3 }));
 		const started = Date.now();
 		const keys = keysOf(await poller.poll());
 		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
@@ -120,27 +114,14 @@ describe('the webhook trigger', () => {
 
 	test('registration and removal through 429s keep exactly the hooks it made', async () => {
 		const t = await activate();
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			retryAfter: '1',
-			method: 'POST',
-			path: '/api/v1/rest_hooks',
-			times: 2,
-		});
+		sb.faults.add(statusFault(429, 'POST', '/api/v1/rest_hooks', { retryAfter: '1', times: 2 }));
 		expect(await t.create()).toBe(true);
 		const hooks = [...sb.webhooks.hooks.keys()];
 		expect(hooks).toHaveLength(2);
 		expect((t.staticData().hooks as { ids: string[] }).ids.sort()).toEqual(hooks.sort());
 		expect(await t.checkExists()).toBe(true);
 
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			method: 'DELETE',
-			path: '/api/v1/rest_hooks',
-			times: 3,
-		});
+		sb.faults.add(statusFault(429, 'DELETE', '/api/v1/rest_hooks', { times: 3 }));
 		expect(await t.delete()).toBe(true);
 		expect(sb.webhooks.hooks.size).toBe(0);
 		expect(t.staticData().hooks).toBeUndefined();
@@ -178,13 +159,9 @@ describe('the webhook trigger', () => {
 		expect(await t.create()).toBe(true);
 		sb.setOptions({ webhooks: false });
 		const doc = sb.createDocument({ status: 'success' });
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			retryAfter: '60',
-			method: 'GET',
-			path: `/api/v1/document_cards/${doc.id}`,
-		});
+		sb.faults.add(
+			statusFault(429, 'GET', `/api/v1/document_cards/${doc.id}`, { retryAfter: '60' }),
+		);
 		const first = await sb.webhooks.send(t.url, sb.webhooks.documentOf(doc.id));
 		expect(first.status).toBe(503);
 		expect(t.executions()).toHaveLength(0);

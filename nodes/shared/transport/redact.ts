@@ -11,9 +11,10 @@ const MIN_FORM_LENGTH = 8;
 
 /**
  * The forms a secret takes in a text: as it is, URL- and form-encoded (either case of hex),
- * JSON-escaped, the base64 of a `whsec_` signing secret without its prefix, and its base64 and
- * base64url at each of the three byte alignments, so that it is found inside a longer encoded
- * text too (`Basic …`, a base64 of `Bearer <key>`). Longest first.
+ * JSON-escaped once and twice (in a string of JSON inside JSON, as a document's meta is), the
+ * base64 of a `whsec_` signing secret without its prefix, and its base64 and base64url at each
+ * of the three byte alignments, so that it is found inside a longer encoded text too
+ * (`Basic …`, a base64 of `Bearer <key>`). Longest first.
  */
 export function secretForms(secret: string): string[] {
 	const forms = new Set<string>([secret]);
@@ -22,6 +23,7 @@ export function secretForms(secret: string): string[] {
 	forms.add(url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
 	forms.add(url.replace(/%20/g, '+'));
 	forms.add(JSON.stringify(secret).slice(1, -1));
+	forms.add(JSON.stringify(JSON.stringify(secret)).slice(3, -3));
 	if (secret.startsWith('whsec_')) forms.add(secret.slice('whsec_'.length));
 	const bytes = Buffer.from(secret, 'utf8');
 	for (let shift = 0; shift < 3; shift++) {

@@ -29,19 +29,30 @@ export function numbered(n: number): IDataObject[] {
 	return Array.from({ length: n }, (_, i) => ({ n: i }));
 }
 
+/** Create of one document with the sandbox's invoice template and this payload (JSON text). */
+export function invoiceCreate(
+	sb: Sandbox,
+	payload: string,
+	extra: INodeParameters = {},
+): INodeParameters {
+	return {
+		resource: 'document',
+		operation: 'create',
+		templateId: byId(templateId(sb)),
+		payload,
+		...extra,
+	};
+}
+
 /**
  * Create with the sandbox's invoice template: the payload `{ n }` of each item (`numbered`)
  * and meta `{ order_id: "O-<n>" }`, plus any other parameters.
  */
 export function numberedCreate(sb: Sandbox, extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payload: '={{ { "n": $json.n } }}',
+	return invoiceCreate(sb, '={{ { "n": $json.n } }}', {
 		additionalFields: { meta: '={{ { "order_id": "O-" + $json.n } }}' },
 		...extra,
-	};
+	});
 }
 
 /** Runs Start -> Document Generation with the given parameters against the sandbox. */

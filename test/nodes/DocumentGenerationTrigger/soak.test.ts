@@ -18,6 +18,7 @@ import { createPoller, credentialsFor, type Poller } from '../../harness';
 import { startSandbox, type ListOrder, type Sandbox } from '../../sandbox';
 import { createRandom } from '../../sandbox/util';
 import { LIST_PATH, keyOfJson } from './helpers';
+import { statusFault } from '../../harness/fixtures';
 
 // A fresh seed on every local run explores; CI (CI=true) uses a fixed one so a landing run is
 // reproducible. Either way the seed is printed.
@@ -223,12 +224,7 @@ async function soak(scenario: Scenario, seed: number) {
 				// A poll that fails part-way (after 0-3 good list requests): nothing may be lost.
 				for (let k = rnd.int(0, 3); k > 0; k--)
 					sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH });
-				sb.faults.add({
-					type: 'status',
-					status: rnd.pick([400, 422]),
-					method: 'GET',
-					path: LIST_PATH,
-				});
+				sb.faults.add(statusFault(rnd.pick([400, 422]), 'GET', LIST_PATH));
 				try {
 					record(await poller.poll());
 				} catch {

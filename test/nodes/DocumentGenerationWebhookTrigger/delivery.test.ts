@@ -3,9 +3,9 @@
  * from it, and the bounded memories of the process (nodes/DocumentGenerationWebhookTrigger/);
  * and its subtitle as n8n evaluates it (needs `npm run build` first).
  */
-import { Workflow, type INode, type INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { loadPackage } from '../../harness';
+import { loadPackage, subtitleOf } from '../../harness';
 import {
 	deliveryBody,
 	documentItem,
@@ -100,24 +100,8 @@ describe('bounded memories', () => {
 describe('the subtitle', () => {
 	test('names the chosen events, the quota warning included', async () => {
 		const pkg = await loadPackage();
-		const subtitle = (parameters: INodeParameters) => {
-			const node: INode = {
-				id: 's',
-				name: 'Subtitle',
-				type: pkg.fullName('documentGenerationWebhookTrigger'),
-				typeVersion: 1,
-				position: [0, 0],
-				parameters,
-			};
-			const workflow = new Workflow({
-				nodes: [node],
-				connections: {},
-				active: false,
-				nodeTypes: pkg.nodeTypes,
-			});
-			const { subtitle: expression } = pkg.nodeDescription('documentGenerationWebhookTrigger');
-			return workflow.expression.getSimpleParameterValue(node, expression!, 'internal', {});
-		};
+		const subtitle = (parameters: INodeParameters) =>
+			subtitleOf(pkg, 'documentGenerationWebhookTrigger', parameters);
 		expect(subtitle({ events: ['success'] })).toBe('When a document is ready');
 		expect(subtitle({ events: ['success', 'failure'] })).toBe('When a document is ready or fails');
 		expect(subtitle({ events: ['failure', 'quotaWarning'] })).toBe(

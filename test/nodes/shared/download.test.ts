@@ -18,6 +18,7 @@ import {
 	run,
 	templateId,
 } from '../DocumentGeneration/helpers';
+import { statusFault } from '../../harness/fixtures';
 
 const sb = useSandbox(
 	{ pendingMs: 20, generatingMs: 80 },
@@ -52,6 +53,11 @@ function expireFirstLink(sandbox: typeof sb): void {
 		times: 1,
 	});
 }
+/** Downloads a document the sandbox has finished: the document, and the run. */
+const downloadFinished = async () => {
+	const doc = sb.createDocument({ status: 'success' });
+	return { doc, result: await run(sb, download(), [{ id: doc.id }]) };
+};
 const PDF = '%PDF-';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
@@ -132,8 +138,7 @@ describe('download operation', () => {
 
 	test('an expired link (403): the card is fetched again and the download tried once more', async () => {
 		expireFirstLink(sb);
-		const doc = sb.createDocument({ status: 'success' });
-		const result = await run(sb, download(), [{ id: doc.id }]);
+		const { result } = await downloadFinished();
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => `${r.path.startsWith('/files/') ? 'file' : 'card'} ${r.status}`),
@@ -148,16 +153,13 @@ describe('download operation', () => {
 	});
 
 	test('a link refused twice: a clear error, nothing more is tried', async () => {
-		sb.faults.add({
-			type: 'status',
-			status: 403,
-			method: 'GET',
-			path: '/files/',
-			times: 2,
-			body: '<Error><Code>AccessDenied</Code></Error>',
-		});
-		const doc = sb.createDocument({ status: 'success' });
-		const result = await run(sb, download(), [{ id: doc.id }]);
+		sb.faults.add(
+			statusFault(403, 'GET', '/files/', {
+				times: 2,
+				body: '<Error><Code>AccessDenied</Code></Error>',
+			}),
+		);
+		const { doc, result } = await downloadFinished();
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '403', itemIndex: 0 });
 		expect(result.error!.message).toMatch(/download link kept being refused \(403\)/);
 		expect(result.error!.message).toContain(doc.id);
@@ -172,8 +174,7 @@ describe('download operation', () => {
 	test('a large file streams into the binary store whole', async () => {
 		sb.setOptions({ fileSizeBytes: 6_000_000 });
 		try {
-			const doc = sb.createDocument({ status: 'success' });
-			const result = await run(sb, download(), [{ id: doc.id }]);
+			const { result } = await downloadFinished();
 			expect(result.error).toBeUndefined();
 			const bytes = await getBinaryBuffer(result.items[0].binary!.data);
 			expect(bytes.length).toBe(6_000_000);
@@ -185,8 +186,7 @@ describe('download operation', () => {
 
 	test('a file that breaks off on its way is fetched once more with a fresh link', async () => {
 		sb.faults.add({ type: 'cut', method: 'GET', path: '/files/', afterBytes: 200 });
-		const doc = sb.createDocument({ status: 'success' });
-		const result = await run(sb, download(), [{ id: doc.id }]);
+		const { result } = await downloadFinished();
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => `${r.path.startsWith('/files/') ? 'file' : 'card'} ${r.status}`),
@@ -197,8 +197,7 @@ describe('download operation', () => {
 
 	test('a file that breaks off twice: a clear error, the document kept', async () => {
 		sb.faults.add({ type: 'cut', method: 'GET', path: '/files/', afterBytes: 200, times: 2 });
-		const doc = sb.createDocument({ status: 'success' });
-		const result = await run(sb, download(), [{ id: doc.id }]);
+		const { doc, result } = await downloadFinished();
 		expect(result.error).toMatchObject({
 			name: 'NodeApiError',
 			message: `The file broke off while trying to download the file of document ${doc.id}`,

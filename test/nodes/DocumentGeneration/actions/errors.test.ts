@@ -14,6 +14,7 @@ import {
 	apiRequests,
 	byId,
 	containsSecret,
+	invoiceCreate,
 	pairs,
 	run,
 	templateId,
@@ -23,13 +24,7 @@ import {
 const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
 const UNKNOWN = '0b5c2a8e-1111-4222-8333-944455556666';
 
-const create = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'document',
-	operation: 'create',
-	templateId: byId(templateId(sb)),
-	payload: '{"a": 1}',
-	...extra,
-});
+const create = (extra: INodeParameters = {}) => invoiceCreate(sb, '{"a": 1}', extra);
 
 describe('malformed input is refused before any request, naming the item', () => {
 	const cases: Array<[string, () => INodeParameters, RegExp]> = [

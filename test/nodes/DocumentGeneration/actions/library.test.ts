@@ -19,17 +19,20 @@ const on = (resource: string, operation: string, extra: INodeParameters = {}): I
 	...extra,
 });
 const calls = () => sb.requests.map((r) => `${r.method} ${r.path}`);
+/** Runs an operation on a resource of a workspace (Acme Billing unless another is named). */
+const runInWorkspace = async (
+	resource: string,
+	operation: string,
+	extra: INodeParameters,
+	workspaceId = workspace(),
+) => await run(sb, on(resource, operation, { workspaceId: byId(workspaceId), ...extra }));
 
 describe('snippets', () => {
 	test('round trip: create in a workspace, get, list, update, delete', async () => {
-		const created = await run(
-			sb,
-			on('snippet', 'create', {
-				workspaceId: byId(workspace()),
-				identifier: ' signature ',
-				code: '<p>{{ signer.name }}</p>',
-			}),
-		);
+		const created = await runInWorkspace('snippet', 'create', {
+			identifier: ' signature ',
+			code: '<p>{{ signer.name }}</p>',
+		});
 		expect(created.error).toBeUndefined();
 		expect(sb.requests[0]).toMatchObject({ method: 'POST', path: '/api/v1/snippets' });
 		expect(sb.requests[0].body).toEqual({
@@ -47,24 +50,20 @@ describe('snippets', () => {
 		expect(got.items[0].json).toMatchObject({ id, code: '<p>{{ signer.name }}</p>' });
 
 		sb.resetRequests();
-		const listed = await run(
-			sb,
-			on('snippet', 'getAll', { workspaceId: byId(workspace()), returnAll: true }),
-		);
+		const listed = await runInWorkspace('snippet', 'getAll', { returnAll: true });
 		expect(listed.items.map((i) => i.json.identifier).sort()).toEqual([
 			'company-footer',
 			'signature',
 		]);
 		expect(sb.requests).toHaveLength(1);
 		expect(sb.requests[0].query).toMatchObject({ page: 'all', 'q[workspace_id]': workspace() });
-		const limited = await run(
-			sb,
-			on('snippet', 'getAll', { workspaceId: byId(workspace()), limit: 1 }),
-		);
+		const limited = await runInWorkspace('snippet', 'getAll', { limit: 1 });
 		expect(limited.items).toHaveLength(1);
-		const otherWorkspace = await run(
-			sb,
-			on('snippet', 'getAll', { workspaceId: byId(workspace('Acme HR')), returnAll: true }),
+		const otherWorkspace = await runInWorkspace(
+			'snippet',
+			'getAll',
+			{ returnAll: true },
+			workspace('Acme HR'),
 		);
 		expect(otherWorkspace.items).toHaveLength(0);
 
@@ -97,10 +96,7 @@ describe('snippets', () => {
 			});
 		sb.setOptions({ ignorePageAll: true });
 		try {
-			const listed = await run(
-				sb,
-				on('snippet', 'getAll', { workspaceId: byId(ws), returnAll: true }),
-			);
+			const listed = await runInWorkspace('snippet', 'getAll', { returnAll: true }, ws);
 			const ids = listed.items.map((i) => i.json.id);
 			expect(ids).toHaveLength(50);
 			expect(new Set(ids).size).toBe(50);
@@ -139,10 +135,7 @@ describe('snippets', () => {
 			const got = await run(sb, on('snippet', 'get', { snippetId: byId(String(seeded.id)) }));
 			expect(got.items[0].json).toMatchObject({ identifier: 'company-footer' });
 			expect(JSON.stringify(got.items)).not.toMatch(/tok_snippet_secret|auth_token/);
-			const listed = await run(
-				sb,
-				on('snippet', 'getAll', { workspaceId: byId(workspace()), returnAll: true }),
-			);
+			const listed = await runInWorkspace('snippet', 'getAll', { returnAll: true });
 			expect(JSON.stringify(listed.items)).not.toMatch(/tok_snippet_secret/);
 		} finally {
 			delete seeded.auth_token;
@@ -172,14 +165,10 @@ describe('snippets', () => {
 				],
 			},
 		});
-		const result = await run(
-			sb,
-			on('snippet', 'create', {
-				workspaceId: byId(workspace()),
-				identifier: 'company-footer',
-				code: '<footer></footer>',
-			}),
-		);
+		const result = await runInWorkspace('snippet', 'create', {
+			identifier: 'company-footer',
+			code: '<footer></footer>',
+		});
 		expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '422' });
 		expect(result.error!.message).toBe(
 			'The service refused the data (422): identifier has already been taken',
@@ -207,10 +196,7 @@ describe('snippets', () => {
 
 describe('template folders', () => {
 	test('round trip: create in a workspace, get, list, rename, delete', async () => {
-		const created = await run(
-			sb,
-			on('templateFolder', 'create', { workspaceId: byId(workspace()), identifier: 'Letters' }),
-		);
+		const created = await runInWorkspace('templateFolder', 'create', { identifier: 'Letters' });
 		expect(created.error).toBeUndefined();
 		expect(sb.requests[0].body).toEqual({
 			template_folder: { app_id: workspace(), identifier: 'Letters' },
@@ -221,10 +207,7 @@ describe('template folders', () => {
 		expect(got.items[0].json).toMatchObject({ id, identifier: 'Letters', app_id: workspace() });
 
 		sb.resetRequests();
-		const listed = await run(
-			sb,
-			on('templateFolder', 'getAll', { workspaceId: byId(workspace()), returnAll: true }),
-		);
+		const listed = await runInWorkspace('templateFolder', 'getAll', { returnAll: true });
 		expect(listed.items.map((i) => i.json.identifier).sort()).toEqual(['Billing', 'Letters']);
 		expect(sb.requests[0].query).toMatchObject({ page: 'all', 'q[workspace_id]': workspace() });
 
@@ -246,13 +229,7 @@ describe('template folders', () => {
 	});
 
 	test('an empty name is refused before anything is sent', async () => {
-		const result = await run(
-			sb,
-			on('templateFolder', 'create', {
-				workspaceId: byId(workspace()),
-				identifier: '={{ "" }}',
-			}),
-		);
+		const result = await runInWorkspace('templateFolder', 'create', { identifier: '={{ "" }}' });
 		expect(result.error!.message).toBe('The folder name is empty (item 1)');
 		expect(sb.requests).toHaveLength(0);
 	});
@@ -281,13 +258,9 @@ describe('PDF engines and folders of a template', () => {
 	test('Create with an engine and a folder sends pdf_engine_draft_id and template_folder_id', async () => {
 		const v3 = sb.library.engines.find((e) => e.deprecated_on)!;
 		const folder = sb.library.folders.find((f) => f.identifier === 'Billing')!;
-		const result = await run(
-			sb,
-			on('template', 'create', {
-				workspaceId: byId(workspace()),
-				templateFields: { identifier: 'legacy', pdfEngineId: v3.id, folderId: folder.id },
-			}),
-		);
+		const result = await runInWorkspace('template', 'create', {
+			templateFields: { identifier: 'legacy', pdfEngineId: v3.id, folderId: folder.id },
+		});
 		expect(result.error).toBeUndefined();
 		expect(sb.requests[0].body).toEqual({
 			document_template: {

@@ -32,6 +32,7 @@ import {
 	templateId,
 	withSandbox,
 } from '../helpers';
+import { statusFault } from '../../../harness/fixtures';
 
 const NODE = 'Document Generation';
 const create = numberedCreate;
@@ -82,13 +83,7 @@ describe('Retry On Fail, with nothing configured', () => {
 		await withSandbox({}, async (sb) => {
 			// The third create of the first try fails (a 500 after reaching the service: a create is
 			// not repeated then); the second try makes only that one.
-			sb.faults.add({
-				type: 'status',
-				status: 500,
-				method: 'POST',
-				path: '/api/v1/documents',
-				after: 2,
-			});
+			sb.faults.add(statusFault(500, 'POST', '/api/v1/documents', { after: 2 }));
 			const result = await run(sb, create(sb), numbered(5), retries(2));
 			expect(result.error).toBeUndefined();
 			expectOneDocumentEach(sb, result.items, 5);
@@ -103,12 +98,7 @@ describe('Retry On Fail, with nothing configured', () => {
 
 	test('a try that made nothing costs no look-up: the retry sends only its own requests', async () => {
 		await withSandbox({}, async (sb) => {
-			sb.faults.add({
-				type: 'status',
-				status: 400,
-				method: 'POST',
-				path: '/api/v1/documents/sync',
-			});
+			sb.faults.add(statusFault(400, 'POST', '/api/v1/documents/sync'));
 			const result = await run(sb, create(sb), [{ n: 1 }], retries(2));
 			expect(result.error).toBeUndefined();
 			expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([

@@ -20,6 +20,7 @@ import {
 	templateId,
 	onDocument,
 } from '../helpers';
+import { statusFault } from '../../../harness/fixtures';
 
 const FAILING_CAUSE = "Template rendering failed: undefined variable 'customer'";
 
@@ -139,14 +140,7 @@ describe('fast generations', () => {
 	});
 
 	test('429 with Retry-After on creates: honoured, every item created once, order kept', async () => {
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			method: 'POST',
-			path: '/api/v1/documents',
-			retryAfter: '1',
-			times: 2,
-		});
+		sb.faults.add(statusFault(429, 'POST', '/api/v1/documents', { retryAfter: '1', times: 2 }));
 		const n = 5;
 		const result = await run(sb, create(), numbered(n));
 		expect(result.error).toBeUndefined();
@@ -164,14 +158,9 @@ describe('fast generations', () => {
 	});
 
 	test('429 on a poll: the poll is repeated after Retry-After and the wait goes on', async () => {
-		sb.faults.add({
-			type: 'status',
-			status: 429,
-			method: 'GET',
-			path: /^\/api\/v1\/document_cards/,
-			retryAfter: '1',
-			times: 1,
-		});
+		sb.faults.add(
+			statusFault(429, 'GET', /^\/api\/v1\/document_cards/, { retryAfter: '1', times: 1 }),
+		);
 		const result = await run(sb, create(), numbered(3));
 		expect(result.error).toBeUndefined();
 		expect(result.items.every((i) => i.json.status === 'success')).toBe(true);
@@ -186,14 +175,12 @@ describe('fast generations', () => {
 		});
 		const oldCard = sb.cardJson(doc.id);
 		// The first poll is answered with the card as it was before the update (a stale view).
-		sb.faults.add({
-			type: 'status',
-			status: 200,
-			method: 'GET',
-			path: `/api/v1/document_cards/${doc.id}`,
-			body: { document_card: oldCard },
-			times: 1,
-		});
+		sb.faults.add(
+			statusFault(200, 'GET', `/api/v1/document_cards/${doc.id}`, {
+				body: { document_card: oldCard },
+				times: 1,
+			}),
+		);
 		const result = await run(
 			sb,
 			onDocument('update', doc.id, {

@@ -9,12 +9,11 @@
 import {
 	NodeHelpers,
 	type IDataObject,
-	type INode,
 	type INodeParameters,
 	type ResourceMapperField,
 } from 'n8n-workflow';
 
-import { loadPackage } from '../../../harness';
+import { editorNode, loadPackage } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
 import type { Sandbox } from '../../../sandbox';
 import { apiRequests, byId, run, templateId } from '../helpers';
@@ -150,24 +149,18 @@ describe('an empty list or object field shows no error before the user types', (
 
 		const pkg = await loadPackage();
 		const description = pkg.nodeDescription('documentGeneration');
-		const node: INode = {
-			id: 'editor-node',
-			name: 'Create',
-			type: pkg.fullName('documentGeneration'),
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {
-				resource: 'document',
-				operation: 'create',
-				templateId: byId(id) as unknown as INodeParameters,
-				payloadMode: 'templateFields',
-				mappedFields: {
-					mappingMode: 'defineBelow',
-					value,
-					schema: fields,
-				} as unknown as INodeParameters,
-			},
+		const parameters: INodeParameters = {
+			resource: 'document',
+			operation: 'create',
+			templateId: byId(id) as unknown as INodeParameters,
+			payloadMode: 'templateFields',
+			mappedFields: {
+				mappingMode: 'defineBelow',
+				value,
+				schema: fields,
+			} as unknown as INodeParameters,
 		};
+		const node = editorNode(pkg, 'documentGeneration', parameters, { name: 'Create' });
 		const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
 		expect(issues?.parameters ?? {}).toEqual({});
 	});

@@ -17,6 +17,7 @@ import {
 	run,
 	withSandbox,
 } from '../../DocumentGeneration/helpers';
+import { statusFault } from '../../../harness/fixtures';
 
 const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters =>
 	numberedCreate(sb, { options });
@@ -261,7 +262,12 @@ describe('items that fail after their document was made name it', () => {
 
 describe('what happened on long work: execution hints on the node', () => {
 	test('the request limit: how many requests were refused, how long the run waited, what to change', async () => {
-		await withSandbox({ rateLimit: { requests: 6, perMs: 1000 } }, async (sb) => {
+		await withSandbox({}, async (sb) => {
+			// The limit refuses the first three creates, however fast the machine sends them (a
+			// budget per second is not reached when a busy machine spreads the batch out).
+			sb.faults.add(
+				statusFault(429, 'POST', /^\/api\/v1\/documents$/, { retryAfter: '1', times: 3 }),
+			);
 			const result = await run(sb, create(sb), numbered(10), CONTINUE);
 			expectAllSucceeded(result.items, 10);
 			const hints = result.runData['Document Generation'][0].hints ?? [];
@@ -272,6 +278,8 @@ describe('what happened on long work: execution hints on the node', () => {
 			);
 			expect(hint!.message).toMatch(/Loop Over Items with a Wait node/);
 			expect(hint!.message).toMatch(/Max Wait for Rate Limit/);
+			expect(hint!.message).toMatch(/answered 3 of \d+ requests with 429/);
+			expect(limited(sb)).toHaveLength(3);
 		});
 	});
 

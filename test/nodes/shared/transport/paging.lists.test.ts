@@ -8,7 +8,9 @@
 
 import { createPoller, listSearch, runNode } from '../../../harness';
 import { startEndlessList, type EndlessList } from '../../../resilience/hostile';
-import type { LoggedRequest } from '../../../sandbox';
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { LoggedRequest, Sandbox } from '../../../sandbox';
 import { T0, finishMany, itemsOf } from '../../DocumentGenerationTrigger/helpers';
 import { startSandbox } from '../../../sandbox';
 import {
@@ -23,6 +25,10 @@ import {
 } from '../../DocumentGeneration/helpers';
 
 const KEY = 'sk_test_paging_0123456789';
+
+/** Get Many of every document that matches these Filters. */
+const listWith = async (sb: Sandbox, filters: INodeParameters) =>
+	await run(sb, { resource: 'document', operation: 'getAll', returnAll: true, filters });
 const ARRAY_FORM = 'q[document_template_id][]';
 
 /** No list request anywhere in the log used the `[]` form of the template filter. */
@@ -51,12 +57,7 @@ describe.each(honourings)('a service that %s', (label, honourPageSize) => {
 			for (let i = 0; i < 30; i++)
 				sb.createDocument({ status: 'success', document_template_id: templateId(sb, 'receipt') });
 			sb.resetRequests();
-			const result = await run(sb, {
-				resource: 'document',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { templateIds: [invoice] },
-			});
+			const result = await listWith(sb, { templateIds: [invoice] });
 			expect(result.error).toBeUndefined();
 			const ids = result.items.map((i) => String(i.json.id));
 			expect(ids).toHaveLength(500);
@@ -162,53 +163,28 @@ describe('Get Many by several statuses and by part of a file name', () => {
 			sb.createDocument({ status: 'success', meta: { _filename: 'invoice-2026-08' } });
 			sb.resetRequests();
 
-			const several = await run(sb, {
-				resource: 'document',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { statuses: ['pending', 'draft'] },
-			});
+			const several = await listWith(sb, { statuses: ['pending', 'draft'] });
 			expect(several.error).toBeUndefined();
 			expect(several.items.map((i) => i.json.id).sort()).toEqual([pendingId, draft].sort());
 			expect(listRequests(sb)[0].query['q[status][]']).toEqual(['pending', 'draft']);
 			expect(listRequests(sb)[0].query['q[status]']).toBeUndefined();
 
 			sb.resetRequests();
-			const both = await run(sb, {
-				resource: 'document',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { status: 'failure', statuses: ['draft'] },
-			});
+			const both = await listWith(sb, { status: 'failure', statuses: ['draft'] });
 			expect(both.items.map((i) => i.json.id).sort()).toEqual([failed, draft].sort());
 
 			sb.resetRequests();
-			const one = await run(sb, {
-				resource: 'document',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { status: 'failure' },
-			});
+			const one = await listWith(sb, { status: 'failure' });
 			expect(one.items.map((i) => i.json.id)).toEqual([failed]);
 			expect(listRequests(sb)[0].query['q[status]']).toBe('failure');
 
 			sb.resetRequests();
-			const search = await run(sb, {
-				resource: 'document',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { search: 'Invoice-2026' },
-			});
+			const search = await listWith(sb, { search: 'Invoice-2026' });
 			// Case-sensitive, as the service searches: the lower-case file name is not found.
 			expect(search.items.map((i) => i.json.id)).toEqual([named]);
 			expect(listRequests(sb)[0].query['q[search]']).toBe('Invoice-2026');
 
-			const byId = await run(sb, {
-				resource: 'document',
-				operation: 'getAll',
-				returnAll: true,
-				filters: { search: pendingId },
-			});
+			const byId = await listWith(sb, { search: pendingId });
 			expect(byId.items.map((i) => i.json.id)).toEqual([pendingId]);
 		});
 	});

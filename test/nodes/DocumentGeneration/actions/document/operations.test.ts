@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { credentialsFor, runWorkflow } from '../../../../harness';
 import { startSandbox, type Sandbox } from '../../../../sandbox';
 import { useSandbox } from '../../../../harness/use-sandbox';
-import { startNode } from '../../../../harness/fixtures';
+import { startNode, statusFault } from '../../../../harness/fixtures';
 import {
 	apiRequests,
 	byId,
@@ -285,13 +285,11 @@ describe('get', () => {
 			{ meta: '', expected: null },
 		];
 		for (const { meta } of answers) {
-			sb.faults.add({
-				type: 'status',
-				status: 200,
-				method: 'GET',
-				path: `/api/v1/document_cards/${doc.id}`,
-				body: { document_card: { ...card, meta } },
-			});
+			sb.faults.add(
+				statusFault(200, 'GET', `/api/v1/document_cards/${doc.id}`, {
+					body: { document_card: { ...card, meta } },
+				}),
+			);
 		}
 		const result = await run(
 			sb,

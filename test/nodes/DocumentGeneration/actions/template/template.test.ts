@@ -6,7 +6,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../../../../harness/use-sandbox';
-import { byId, run, templateId } from '../../helpers';
+import { byId, invoiceCreate, run, templateId } from '../../helpers';
+import { statusFault } from '../../../../harness/fixtures';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 150 });
 
@@ -114,13 +115,7 @@ describe('template resource', () => {
 	});
 });
 
-const createOne = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'document',
-	operation: 'create',
-	templateId: byId(templateId(sb)),
-	payload: '{"number": "INV-1"}',
-	...extra,
-});
+const createOne = (extra: INodeParameters = {}) => invoiceCreate(sb, '{"number": "INV-1"}', extra);
 
 describe('one document in one round trip (documents/sync)', () => {
 	test('with download: two requests (sync + file), finished within the generation time + 0.2 s', async () => {
@@ -170,13 +165,7 @@ describe('one document in one round trip (documents/sync)', () => {
 		// Two earlier documents with the same template and meta: the search cannot tell which.
 		for (let i = 0; i < 2; i++)
 			sb.createDocument({ document_template_id: templateId(sb), meta: { order: 'B' } });
-		sb.faults.add({
-			type: 'status',
-			status: 503,
-			method: 'POST',
-			path: '/api/v1/documents/sync',
-			body: 'oops',
-		});
+		sb.faults.add(statusFault(503, 'POST', '/api/v1/documents/sync', { body: 'oops' }));
 		const result = await run(sb, createOne({ additionalFields: { meta: '{"order": "B"}' } }));
 		expect(result.error?.message).toMatch(/failed with 503/);
 		expect(result.error?.description).toMatch(/look for it/);
