@@ -55,6 +55,11 @@ export function numberedCreate(sb: Sandbox, extra: INodeParameters = {}): INodeP
 	});
 }
 
+/** `numberedCreate` with these Options (Max Wait for Rate Limit, a Unique Key, …). */
+export function createWithOptions(sb: Sandbox, options: INodeParameters = {}): INodeParameters {
+	return numberedCreate(sb, { options });
+}
+
 /** Runs Start -> Document Generation with the given parameters against the sandbox. */
 export async function run(
 	sb: Sandbox,

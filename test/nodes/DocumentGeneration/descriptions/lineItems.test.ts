@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../../../harness/use-sandbox';
 import { credentialsFor, resourceMapping } from '../../../harness';
-import { CONTINUE, byId, creates, run, templateId } from '../helpers';
+import { CONTINUE, byId, creates, invoiceCreate, run, templateId } from '../helpers';
 import type { Sandbox } from '../../../sandbox';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
@@ -23,18 +23,14 @@ const ROWS: IDataObject[] = [
 ];
 
 function grouped(extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payload: '={{ { "order": $json.order } }}',
+	return invoiceCreate(sb, '={{ { "order": $json.order } }}', {
 		grouping: 'byKey',
 		groupKey: '={{ $json.order }}',
 		linesPath: 'invoice.lines',
 		line: '={{ { "description": $json.product, "quantity": $json.qty } }}',
 		waitForCompletion: false,
 		...extra,
-	};
+	});
 }
 
 /** The payload the sandbox stored for a created document. */
@@ -84,11 +80,16 @@ describe('one document per group of items', () => {
 		);
 	});
 
+	/** The payload of the one document all `rows` made with these settings. */
+	async function oneDocumentOf(extra: INodeParameters, rows: IDataObject[]): Promise<IDataObject> {
+		const result = await run(sb, grouped({ grouping: 'all', ...extra }), rows);
+		expect(result.error).toBeUndefined();
+		return storedPayload(sb, result.items[0].json.id);
+	}
+
 	test('lines from Fields rows, a dotted name nesting', async () => {
-		const result = await run(
-			sb,
-			grouped({
-				grouping: 'all',
+		const payload = await oneDocumentOf(
+			{
 				lineMode: 'fields',
 				lineFields: {
 					values: [
@@ -96,11 +97,9 @@ describe('one document per group of items', () => {
 						{ key: 'amount.qty', value: '={{ $json.qty }}' },
 					],
 				},
-			}),
+			},
 			ROWS.slice(0, 2),
 		);
-		expect(result.error).toBeUndefined();
-		const payload = storedPayload(sb, result.items[0].json.id);
 		expect((payload.invoice as IDataObject).lines).toEqual([
 			{ description: 'Pens', amount: { qty: 2 } },
 			{ description: 'Ink', amount: { qty: 1 } },
@@ -108,10 +107,8 @@ describe('one document per group of items', () => {
 	});
 
 	test("lines from the template's own list fields, typed from its sample data", async () => {
-		const result = await run(
-			sb,
-			grouped({
-				grouping: 'all',
+		const payload = await oneDocumentOf(
+			{
 				payloadMode: 'json',
 				payload: '{"customer": {"name": "Ada"}}',
 				linesPath: 'lines',
@@ -124,11 +121,10 @@ describe('one document per group of items', () => {
 						{ id: 'quantity', type: 'number' },
 					],
 				},
-			}),
+			},
 			ROWS.slice(0, 2),
 		);
-		expect(result.error).toBeUndefined();
-		expect(storedPayload(sb, result.items[0].json.id).lines).toEqual([
+		expect(payload.lines).toEqual([
 			{ description: 'Pens', quantity: 2 },
 			{ description: 'Ink', quantity: 1 },
 		]);

@@ -16,7 +16,7 @@ import {
 import { startNode } from '../../../harness/fixtures';
 import { useSandbox } from '../../../harness/use-sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { byId, creates, onDocument, run, templateId, writes } from '../helpers';
+import { creates, invoiceCreate, onDocument, run, writes } from '../helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -30,15 +30,11 @@ const logoItem = (json: IDataObject = {}) => ({
 const LOGO_URI = `data:image/png;base64,${LOGO.toString('base64')}`;
 
 function createWithFiles(extra: INodeParameters = {}): INodeParameters {
-	return {
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payload: '{"customer": "Ada"}',
+	return invoiceCreate(sb, '{"customer": "Ada"}', {
 		payloadFiles: { files: [{ binaryPropertyName: 'logo', path: 'company.logo' }] },
 		waitForCompletion: false,
 		...extra,
-	};
+	});
 }
 
 function storedPayload(box: Sandbox, id: unknown): IDataObject {

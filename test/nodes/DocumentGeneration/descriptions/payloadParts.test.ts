@@ -1,10 +1,6 @@
 /** A value put at a payload path: copied along the way (the input's own data never changes), refused through a value; and the size bound. Pure. */
-import {
-	PAYLOAD_BOUNDS,
-	checkPayloadSize,
-	sizeText,
-	withValueAt,
-} from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
+import * as parts from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
+const { PAYLOAD_BOUNDS, checkPayloadSize, sizeText, withValueAt } = parts;
 import { FileBudget } from '../../../../nodes/DocumentGeneration/descriptions/payloadFiles';
 
 describe('withValueAt', () => {

@@ -7,18 +7,18 @@
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
+import { statusFault } from '../../../harness/fixtures';
 import type { LoggedRequest, Sandbox } from '../../../sandbox';
 import {
 	CONTINUE,
 	apiRequests,
 	creates,
-	numberedCreate,
 	run,
 	withSandbox,
+	createWithOptions,
 } from '../../DocumentGeneration/helpers';
 
-const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters =>
-	numberedCreate(sb, { options });
+const create = createWithOptions;
 
 /** The items of execution `e` of a fleet: `{ n }` numbered from e·100, so each is its own. */
 const itemsOf = (e: number, count: number): IDataObject[] =>
@@ -141,14 +141,9 @@ describe('executions sharing one account', () => {
 
 	test('a wait longer than Max Wait for Rate Limit fails each execution’s items at once, with the same clear error', async () => {
 		await withSandbox({}, async (sb) => {
-			sb.faults.add({
-				type: 'status',
-				status: 429,
-				retryAfter: '30',
-				method: 'POST',
-				path: /^\/api\/v1\/documents$/,
-				times: 1000,
-			});
+			sb.faults.add(
+				statusFault(429, 'POST', /^\/api\/v1\/documents$/, { retryAfter: '30', times: 1000 }),
+			);
 			const started = Date.now();
 			const results = await fleetRun(sb, create(sb, { maxRateLimitWait: 5 }), {
 				count: 3,

@@ -8,6 +8,47 @@
 import { WAKE_SPREAD } from '../../../../nodes/shared/transport/fleet';
 import { Pace } from '../../../../nodes/shared/transport/pace';
 
+/** Starts as many requests as the pace lets start at `now` (at most `max`); answers how many. */
+export function startAll(pace: Pace, now: number, max = 100): number {
+	let started = 0;
+	while (started < max && pace.readyIn(now) === 0) {
+		pace.start(now);
+		started++;
+	}
+	return started;
+}
+
+/**
+ * `passed` requests answered at `now`, then one refused with a Retry-After of `retryAfterMs`:
+ * the moment that wait ends.
+ */
+export function passThenRefuse(
+	pace: Pace,
+	now: number,
+	passed: number,
+	retryAfterMs: number,
+): number {
+	for (let i = 0; i < passed; i++) {
+		pace.start(now);
+		pace.finish(now, now, 200);
+	}
+	pace.start(now);
+	pace.finish(now, now, 429, retryAfterMs);
+	return now + retryAfterMs;
+}
+
+/** Requests started at `now` in waves, each answered 200 at once, until `count` have passed: each wave's size. */
+export function wavesUntil(pace: Pace, now: number, count: number): number[] {
+	const waves: number[] = [];
+	for (let passed = 0; passed < count && waves.length < 10 * count; ) {
+		const n = startAll(pace, now);
+		waves.push(n);
+		for (let i = 0; i < n; i++) pace.finish(now, now, 200);
+		passed += n;
+	}
+	return waves;
+}
+
 export interface FleetLimit {
 	requests: number;
 	perMs: number;

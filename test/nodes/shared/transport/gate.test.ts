@@ -5,7 +5,7 @@
  * the limit holds, a quota spent mid-batch, the service's generation queue; and every
  * document made named in exactly one item, output or error.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Sandbox } from '../../../sandbox';
 import {
@@ -13,14 +13,13 @@ import {
 	apiRequests,
 	creates,
 	numbered,
-	numberedCreate,
 	run,
 	withSandbox,
+	createWithOptions,
 } from '../../DocumentGeneration/helpers';
 import { statusFault } from '../../../harness/fixtures';
 
-const create = (sb: Sandbox, options: INodeParameters = {}): INodeParameters =>
-	numberedCreate(sb, { options });
+const create = createWithOptions;
 
 /** Every output item succeeded with its file, in input order. */
 function expectAllSucceeded(items: INodeExecutionData[], n: number) {

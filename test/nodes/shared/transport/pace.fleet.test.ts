@@ -6,20 +6,10 @@
 import { LIMIT_BACKOFF } from '../../../../nodes/shared/transport/backoff';
 import { ServiceClock, WAKE_SPREAD, spreadOf } from '../../../../nodes/shared/transport/fleet';
 import { Pace } from '../../../../nodes/shared/transport/pace';
-import { runFleet, seeded } from './fleetSim';
+import { passThenRefuse, runFleet, seeded, startAll, wavesUntil } from './fleetSim';
 
 const T = 60_000 * 1_000_000; // a whole minute of the service's clock
 const MINUTE = 60_000;
-
-/** Starts as many requests as the pace lets start at `now`. */
-function startAll(pace: Pace, now: number, max = 100): number {
-	let started = 0;
-	while (started < max && pace.readyIn(now) === 0) {
-		pace.start(now);
-		started++;
-	}
-	return started;
-}
 
 /** `n` paces of the gates' kind, each with a random source of its own. */
 function fleet(n: number): Pace[] {
@@ -111,14 +101,24 @@ describe('a 429 without Retry-After, and the service clock', () => {
 		return now;
 	}
 
-	test('once a probe at the minute passed after a long hold, the next 429 without Retry-After holds straight to the next minute; a refusal there ends that', () => {
+	/**
+	 * A pace refused `intoMinute` ms into a minute of the service's clock and held until the
+	 * minute, whose probe there passed: the pace, and that minute.
+	 */
+	function probePassedAtTheMinute(intoMinute: number): { pace: Pace; minute: number } {
 		const pace = new Pace(8, () => 0, WAKE_SPREAD);
 		pace.clock.heard(T, T);
+		const minute = refusedUntilTheMinute(pace, T + intoMinute);
+		expect(minute).toBe(T + MINUTE);
+		startAll(pace, minute);
+		pace.finish(minute + 5, minute, 200);
+		return { pace, minute };
+	}
+
+	test('once a probe at the minute passed after a long hold, the next 429 without Retry-After holds straight to the next minute; a refusal there ends that', () => {
 		// Refused 20 s into a minute: backoffs of 0.5, 1, 2, 4, 8, 16 s, then the minute.
-		let now = refusedUntilTheMinute(pace, T + 20_000);
-		expect(now).toBe(T + MINUTE);
-		startAll(pace, now);
-		pace.finish(now + 5, now, 200);
+		const { pace } = probePassedAtTheMinute(20_000);
+		let now: number;
 		// Refused again 3 s into the next minute: straight to the one after, no probe before.
 		now = T + 2 * MINUTE + 3000;
 		startAll(pace, now);
@@ -132,14 +132,9 @@ describe('a 429 without Retry-After, and the service clock', () => {
 	});
 
 	test('a window shorter than a minute: a probe that passed at the minute after a short hold changes nothing', () => {
-		const pace = new Pace(8, () => 0, WAKE_SPREAD);
-		pace.clock.heard(T, T);
 		// Refused 59 s into a minute: 0.5 s, then the minute (1 s would pass it).
-		let now = refusedUntilTheMinute(pace, T + 59_000);
-		expect(now).toBe(T + MINUTE);
-		startAll(pace, now);
-		pace.finish(now + 5, now, 200);
-		now = T + MINUTE + 10_000;
+		const { pace } = probePassedAtTheMinute(59_000);
+		const now = T + MINUTE + 10_000;
 		startAll(pace, now);
 		pace.finish(now, now, 429);
 		expect(pace.readyIn(now)).toBe(500);
@@ -158,26 +153,13 @@ describe('a 429 without Retry-After, and the service clock', () => {
 describe('the learned share', () => {
 	test('refused right after a wait the service named, with nothing passed since: the learned count halves', () => {
 		const pace = new Pace(8, () => 0, WAKE_SPREAD);
-		let now = T;
 		// 40 pass, then a 429: 40 learned.
-		for (let i = 0; i < 40; i++) {
-			pace.start(now);
-			pace.finish(now, now, 200);
-		}
-		pace.start(now);
-		pace.finish(now, now, 429, 1000);
-		now += 1000;
+		let now = passThenRefuse(pace, T, 40, 1000);
 		// The probe after the wait is refused at once: the others took the window.
 		startAll(pace, now);
 		pace.finish(now, now, 429, 1000);
 		now += 1000;
-		const waves: number[] = [];
-		for (let passed = 0; passed < 40; ) {
-			const n = startAll(pace, now);
-			waves.push(n);
-			for (let i = 0; i < n; i++) pace.finish(now, now, 200);
-			passed += n;
-		}
+		const waves = wavesUntil(pace, now, 40);
 		// One at a time from about 20 (half of 40) on, not only near 40.
 		const passedBefore = waves.map((_, i) => waves.slice(0, i).reduce((sum, n) => sum + n, 0));
 		const aloneFrom = waves.findIndex((_, i) => waves.slice(i).every((n) => n === 1));

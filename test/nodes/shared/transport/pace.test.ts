@@ -3,18 +3,9 @@ import fc from 'fast-check';
 
 import { parseLimitHeaders } from '../../../../nodes/shared/transport/limitHeaders';
 import { LIMIT_BACKOFF, Pace } from '../../../../nodes/shared/transport/pace';
+import { passThenRefuse, startAll, wavesUntil } from './fleetSim';
 
 const T = 1_000_000;
-
-/** Starts as many requests as the pace lets start at `now`; answers their start time. */
-function startAll(pace: Pace, now: number, max = 100): number {
-	let started = 0;
-	while (started < max && pace.readyIn(now) === 0) {
-		pace.start(now);
-		started++;
-	}
-	return started;
-}
 
 describe('concurrency', () => {
 	test('up to the maximum in flight; an answer frees a place', () => {
@@ -131,22 +122,9 @@ describe('a 429 without Retry-After', () => {
 describe('a learned budget', () => {
 	test('near the count that passed in the last window, requests go one at a time', () => {
 		const pace = new Pace(8);
-		let now = T;
 		// 20 pass, then a 429 (with Retry-After to the window end).
-		for (let i = 0; i < 20; i++) {
-			pace.start(now);
-			pace.finish(now, now, 200);
-		}
-		pace.start(now);
-		pace.finish(now, now, 429, 1000);
-		now += 1000;
-		const waves: number[] = [];
-		for (let passed = 0; passed < 20; ) {
-			const n = startAll(pace, now);
-			waves.push(n);
-			for (let i = 0; i < n; i++) pace.finish(now, now, 200);
-			passed += n;
-		}
+		const now = passThenRefuse(pace, T, 20, 1000);
+		const waves = wavesUntil(pace, now, 20);
 		// The probe, then a few at a time, then alone as the learned 20 comes near.
 		expect(waves[0]).toBe(1);
 		expect(waves.slice(-4)).toEqual([1, 1, 1, 1]);
