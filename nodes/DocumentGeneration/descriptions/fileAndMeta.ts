@@ -2,10 +2,22 @@
  * The File Name and Meta fields of create and update, read and checked: the file name is kept
  * in the document's meta as `_filename`.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { InputError, parseJsonObject } from '../../shared/helpers/parse';
 import { checkImageMeta } from './imageOptions';
+
+/** The File Name field of create and update; `more` says how it meets the meta there. */
+export function filenameField(more = ''): INodeProperties {
+	return {
+		displayName: 'File Name',
+		name: 'filename',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. invoice-2026-001.pdf',
+		description: `Name of the generated file (stored as meta._filename)${more}`,
+	};
+}
 
 /** The file name field, trimmed; undefined when empty. */
 export function readFilename(value: unknown): string | undefined {

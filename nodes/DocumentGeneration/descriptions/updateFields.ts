@@ -10,7 +10,7 @@ import { metaObject } from '../../shared/helpers/document';
 import { parseJsonLoose } from '../../shared/helpers/json';
 import { InputError, parseId, parseJsonObject, parseWriteStatus } from '../../shared/helpers/parse';
 import { getDocument, getDocumentCard } from '../../shared/transport';
-import { readFilename } from './fileAndMeta';
+import { filenameField, readFilename } from './fileAndMeta';
 import { checkImageMeta } from './imageOptions';
 import type { PayloadFile } from './payloadFiles';
 import { withFiles } from './payloadFiles';
@@ -24,15 +24,9 @@ export const updateFields: INodeProperties = {
 	default: {},
 	description: 'Only the fields added here are sent; everything else stays as it is',
 	options: [
-		{
-			displayName: 'File Name',
-			name: 'filename',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. invoice-2026-001.pdf',
-			description:
-				'Name of the generated file (stored as meta._filename). With Meta it is merged into the new meta; alone it is added to the current meta.',
-		},
+		filenameField(
+			'. With Meta it is merged into the new meta; alone it is added to the current meta.',
+		),
 		{
 			displayName: 'Meta (JSON)',
 			name: 'meta',

@@ -9,7 +9,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
 import { parseWriteStatus } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport';
-import { buildMeta } from '../../descriptions/fileAndMeta';
+import { buildMeta, filenameField } from '../../descriptions/fileAndMeta';
 import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
 import { groupingProperties, readGrouping } from '../../descriptions/lineItems';
 import { createOptions } from '../../descriptions/options';
@@ -73,14 +73,7 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				displayName: 'File Name',
-				name: 'filename',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. invoice-2026-001.pdf',
-				description: 'Name of the generated file (stored as meta._filename)',
-			},
+			filenameField(),
 			{
 				displayName: 'PDF Password',
 				name: 'password',
