@@ -15,6 +15,7 @@ import {
 } from '../../../harness';
 import { startNode } from '../../../harness/fixtures';
 import { useSandbox } from '../../../harness/use-sandbox';
+import { CORE_MAJOR } from '../../../harness/versions';
 import type { Sandbox } from '../../../sandbox';
 import { creates, invoiceCreate, onDocument, run, writes } from '../helpers';
 
@@ -168,7 +169,10 @@ describe('Update', () => {
 	});
 });
 
-describe('Execution Logic v2 (binaryMode combined)', () => {
+/** Execution Logic v2 (`binaryMode: "combined"`) is n8n 2.x's: the compat runs on 1.x skip it. */
+const onN8n2 = CORE_MAJOR >= 2 ? describe : describe.skip;
+
+onN8n2('Execution Logic v2 (binaryMode combined)', () => {
 	async function runCombined(parameters: INodeParameters, items: IDataObject[]) {
 		const pkg = await loadPackage();
 		const node = packageNode(pkg, 'Create', 'documentGeneration', parameters);
