@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { InputError } from '../../shared/helpers/parse';
-import { namePath } from '../templateFields/payload';
+import { namePath, setOwn } from '../templateFields/payload';
 
 const MB = 1024 * 1024;
 
@@ -29,6 +29,15 @@ export function sizeText(bytes: number): string {
 	return `${bytes} bytes`;
 }
 
+/** The refusal of a path that goes through a value (text, a number, a list, null). */
+function notAnObject(parts: string[], depth: number, what: string): InputError {
+	const sofar = parts.slice(0, depth + 1).join('.');
+	return new InputError(
+		`The ${what} goes under "${sofar}", but the payload has a value there, not an object`,
+		`Choose a path whose parts are objects or new names, e.g. "${parts[depth]}_${parts[depth + 1]}" at the top level`,
+	);
+}
+
 /**
  * A copy of `payload` with `value` at the dotted `path` (`company.logo`), the objects on the
  * way copied or made; the payload given is never changed (it may be the input item's own
@@ -45,33 +54,12 @@ export function withValueAt(
 	const root: IDataObject = { ...payload };
 	let target = root;
 	parts.forEach((part, depth) => {
-		if (depth === parts.length - 1) {
-			Object.defineProperty(target, part, {
-				value,
-				enumerable: true,
-				writable: true,
-				configurable: true,
-			});
-			return;
-		}
+		if (depth === parts.length - 1) return setOwn(target, part, value);
 		const existing = Object.prototype.hasOwnProperty.call(target, part) ? target[part] : undefined;
-		if (
-			existing !== undefined &&
-			(existing === null || typeof existing !== 'object' || Array.isArray(existing))
-		) {
-			const sofar = parts.slice(0, depth + 1).join('.');
-			throw new InputError(
-				`The ${what} goes under "${sofar}", but the payload has a value there, not an object`,
-				`Choose a path whose parts are objects or new names, e.g. "${part}_${parts[depth + 1]}" at the top level`,
-			);
-		}
+		const isObject = existing !== null && typeof existing === 'object' && !Array.isArray(existing);
+		if (existing !== undefined && !isObject) throw notAnObject(parts, depth, what);
 		const child: IDataObject = { ...((existing as IDataObject | undefined) ?? {}) };
-		Object.defineProperty(target, part, {
-			value: child,
-			enumerable: true,
-			writable: true,
-			configurable: true,
-		});
+		setOwn(target, part, child);
 		target = child;
 	});
 	return root;

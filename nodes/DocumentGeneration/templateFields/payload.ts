@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH } from '../../shared/helpers/depth';
 import { InputError, checkDepth, preview } from '../../shared/helpers/parse';
 
 /** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */
-function setOwn(target: IDataObject, key: string, value: unknown): void {
+export function setOwn(target: IDataObject, key: string, value: unknown): void {
 	Object.defineProperty(target, key, {
 		value,
 		enumerable: true,
