@@ -104,6 +104,33 @@ export function creates(sb: Sandbox): LoggedRequest[] {
 	);
 }
 
+/** The order id (`meta.order_id`) a create was sent for: one per item of `numberedCreate`. */
+export function orderOf(request: LoggedRequest): string {
+	const document = (request.body as { document?: { meta?: unknown } }).document;
+	const meta = typeof document?.meta === 'string' ? JSON.parse(document.meta) : document?.meta;
+	return String((meta as IDataObject | undefined)?.order_id);
+}
+
+/**
+ * A refused create is not sent again before the window it was refused in reopens: each
+ * item's next create after a 429 reaches the sandbox at or after that window's end (windows
+ * of `perMs` on the sandbox's clock, as its limit counts them). True on any machine: a slow
+ * one only sends later.
+ */
+export function expectNoCreateRetriedBeforeItsWindow(sb: Sandbox, perMs: number): number {
+	const sent = creates(sb);
+	let refused = 0;
+	sent.forEach((request, i) => {
+		if (request.status !== 429) return;
+		refused++;
+		const windowEnd = (Math.floor(request.at / perMs) + 1) * perMs;
+		const again = sent.slice(i + 1).find((r) => orderOf(r) === orderOf(request));
+		expect(again).toBeDefined();
+		expect(again!.at).toBeGreaterThanOrEqual(windowEnd);
+	});
+	return refused;
+}
+
 /** Every write to a document: creates (sync ones too) and updates. */
 export function writes(sb: Sandbox): LoggedRequest[] {
 	return sb.requests.filter(
