@@ -746,6 +746,31 @@ describe('plans with limits: request limit, generation queue, quota', () => {
 		expect((await apiCall(sb)).status).toBe(200);
 	});
 
+	it('a token bucket: a burst of its size, then one call per token as they refill', async () => {
+		// 2 tokens a second (one per 500 ms), at most 4 held.
+		const sb = await open({
+			clock: 'manual',
+			startTime: T0,
+			rateLimit: { requests: 2, perMs: 1000, window: 'bucket', burst: 4, headers: 'x' },
+		});
+		for (let i = 0; i < 4; i++) expect((await apiCall(sb)).status).toBe(200);
+		const refused = await apiCall(sb);
+		expect(refused.status).toBe(429);
+		// The next token comes in 500 ms: whole seconds, rounded up.
+		expect(refused.headers['retry-after']).toBe('1');
+		expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+		sb.clock.advance(499);
+		expect((await apiCall(sb)).status).toBe(429);
+		sb.clock.advance(1);
+		expect((await apiCall(sb)).status).toBe(200);
+		expect((await apiCall(sb)).status).toBe(429);
+		// Idle long enough, the bucket is full again, and no fuller than its size.
+		sb.clock.advance(60_000);
+		for (let i = 0; i < 4; i++) expect((await apiCall(sb)).status).toBe(200);
+		expect((await apiCall(sb)).status).toBe(429);
+		expect(sb.limited).toBe(4);
+	});
+
 	it('a generation queue of N workers: documents stay pending until a worker is free', async () => {
 		const sb = await open({
 			clock: 'manual',

@@ -62,8 +62,13 @@ export interface SandboxOptions {
 export interface RateLimit {
 	requests: number;
 	perMs: number;
-	/** 'fixed' (default): windows on multiples of perMs; 'sliding': the last perMs. */
-	window?: 'fixed' | 'sliding';
+	/**
+	 * 'fixed' (default): windows on multiples of perMs; 'sliding': the last perMs; 'bucket': a
+	 * token bucket refilled at `requests` per perMs, holding at most `burst` tokens.
+	 */
+	window?: 'fixed' | 'sliding' | 'bucket';
+	/** The bucket's size (`window: 'bucket'`); default `requests`. */
+	burst?: number;
 	/** false: a 429 without Retry-After; default true (whole seconds to the window's end). */
 	retryAfter?: boolean;
 	/** 'x': X-RateLimit-Limit/Remaining/Reset; 'ietf': RateLimit and RateLimit-Policy; default none. */

@@ -207,54 +207,85 @@ function faultResponse(f) {
 // ---- rate limit ----
 
 /**
- * The request limit of `rateLimit` ({ requests, perMs, window, retryAfter, headers,
- * countRefused }): at most `requests` API calls per window of `perMs`. `window: 'fixed'`
- * (default) counts in windows aligned on multiples of perMs, as rack-attack does; 'sliding'
- * counts the calls of the last perMs. A refused call answers 429, with `Retry-After` (whole
- * seconds to the window's end) unless `retryAfter: false`. `headers: 'x'` adds
- * X-RateLimit-Limit/Remaining/Reset (a unix time) to every API answer, 'ietf' adds
- * `RateLimit: "default";r=…;t=…` and `RateLimit-Policy: "default";q=…;w=…`. Refused calls
- * count against the limit only with `countRefused: true`. `refused` counts the 429s sent.
+ * The counters of the limit's shapes, each `{ allowed(now), take(now), resetAt(now), remaining }`:
+ * `'fixed'` counts in windows aligned on multiples of perMs (as rack-attack does), `'sliding'`
+ * the calls of the last perMs, `'bucket'` a token bucket of `burst` tokens (default
+ * `requests`) refilled at `requests` per perMs (its reset: when the next token comes).
+ */
+const LIMIT_SHAPES = {
+	fixed(limit) {
+		let windowStart = -Infinity;
+		let used = 0;
+		const roll = (now) => {
+			const start = Math.floor(now / limit.perMs) * limit.perMs;
+			if (start !== windowStart) [windowStart, used] = [start, 0];
+		};
+		return {
+			allowed: (now) => (roll(now), used < limit.requests),
+			take: () => used++,
+			resetAt: () => windowStart + limit.perMs,
+			remaining: () => Math.max(0, limit.requests - used),
+		};
+	},
+	sliding(limit) {
+		let recent = [];
+		return {
+			allowed: (now) => {
+				recent = recent.filter((t) => t > now - limit.perMs);
+				return recent.length < limit.requests;
+			},
+			take: (now) => recent.push(now),
+			resetAt: (now) => (recent.length ? recent[0] + limit.perMs : now + limit.perMs),
+			remaining: () => Math.max(0, limit.requests - recent.length),
+		};
+	},
+	bucket(limit) {
+		const burst = limit.burst ?? limit.requests;
+		const perToken = limit.perMs / limit.requests;
+		let tokens = burst;
+		let filledAt;
+		const fill = (now) => {
+			tokens = Math.min(burst, tokens + (now - (filledAt ?? now)) / perToken);
+			filledAt = now;
+		};
+		return {
+			allowed: (now) => (fill(now), tokens >= 1),
+			take: () => (tokens -= 1),
+			resetAt: (now) => now + Math.max(0, 1 - tokens) * perToken,
+			remaining: () => Math.floor(tokens),
+		};
+	},
+};
+
+/**
+ * The request limit of `rateLimit` ({ requests, perMs, window, burst, retryAfter, headers,
+ * countRefused }): at most `requests` API calls per `perMs`, counted as `window` says
+ * (`LIMIT_SHAPES`; 'fixed' by default). A refused call answers 429, with `Retry-After` (whole
+ * seconds to the reset: the window's end, the oldest call leaving the sliding window, the
+ * next token) unless `retryAfter: false`. `headers: 'x'` adds X-RateLimit-Limit/Remaining/Reset
+ * (a unix time) to every API answer, 'ietf' adds `RateLimit: "default";r=…;t=…` and
+ * `RateLimit-Policy: "default";q=…;w=…`. Refused calls count against the limit only with
+ * `countRefused: true`. `refused` counts the 429s sent.
  */
 function createRateLimiter(getLimit, clock) {
-	let recent = [];
-	let windowStart = -Infinity;
-	let used = 0;
+	let counter;
+	let counted;
 	const state = { refused: 0 };
+	const counterFor = (limit) => {
+		if (counted !== limit)
+			[counted, counter] = [limit, LIMIT_SHAPES[limit.window ?? 'fixed'](limit)];
+		return counter;
+	};
 	const take = () => {
 		const limit = getLimit();
 		if (!limit || !(limit.requests > 0) || !(limit.perMs > 0)) return { headers: {} };
 		const now = clock.now();
-		let resetAt;
-		if (limit.window === 'sliding') {
-			recent = recent.filter((t) => t > now - limit.perMs);
-			used = recent.length;
-			resetAt = used ? recent[0] + limit.perMs : now + limit.perMs;
-		} else {
-			const start = Math.floor(now / limit.perMs) * limit.perMs;
-			if (start !== windowStart) {
-				windowStart = start;
-				used = 0;
-			}
-			resetAt = start + limit.perMs;
-		}
-		const allowed = used < limit.requests;
-		if (allowed || limit.countRefused) {
-			used++;
-			if (limit.window === 'sliding') recent.push(now);
-		}
+		const shape = counterFor(limit);
+		const allowed = shape.allowed(now);
+		if (allowed || limit.countRefused) shape.take(now);
+		const resetAt = shape.resetAt(now);
 		const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
-		const remaining = Math.max(0, limit.requests - used);
-		const headers = {};
-		if (limit.headers === 'x') {
-			headers['x-ratelimit-limit'] = String(limit.requests);
-			headers['x-ratelimit-remaining'] = String(remaining);
-			headers['x-ratelimit-reset'] = String(Math.ceil(resetAt / 1000));
-		} else if (limit.headers === 'ietf') {
-			headers.ratelimit = `"default";r=${remaining};t=${resetSeconds}`;
-			headers['ratelimit-policy'] =
-				`"default";q=${limit.requests};w=${Math.round(limit.perMs / 1000)}`;
-		}
+		const headers = limitHeaders(limit, { remaining: shape.remaining(), resetAt, resetSeconds });
 		if (allowed) return { headers };
 		state.refused++;
 		if (limit.retryAfter !== false) headers['retry-after'] = String(resetSeconds);
@@ -267,6 +298,22 @@ function createRateLimiter(getLimit, clock) {
 		};
 	};
 	return { take, state };
+}
+
+/** The limit headers `limit.headers` asks for ('x', 'ietf' or none). */
+function limitHeaders(limit, { remaining, resetAt, resetSeconds }) {
+	if (limit.headers === 'x')
+		return {
+			'x-ratelimit-limit': String(limit.requests),
+			'x-ratelimit-remaining': String(remaining),
+			'x-ratelimit-reset': String(Math.ceil(resetAt / 1000)),
+		};
+	if (limit.headers === 'ietf')
+		return {
+			ratelimit: `"default";r=${remaining};t=${resetSeconds}`,
+			'ratelimit-policy': `"default";q=${limit.requests};w=${Math.round(limit.perMs / 1000)}`,
+		};
+	return {};
 }
 
 // ---- the sandbox ----
