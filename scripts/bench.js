@@ -41,7 +41,7 @@ const {
 const { runRace, runRerun } = require('./bench-rerun');
 const { runLists } = require('./bench-lists');
 const { runLines } = require('./bench-lines');
-const { runFleets } = require('./bench-fleet');
+const { MATRIX, runFleets } = require('./bench-fleet');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -80,7 +80,8 @@ async function main() {
 	}
 	if (ONLY === 'all' || ONLY === 'lists') await runLists();
 	if (ONLY === 'all' || ONLY === 'lines') await runLines();
-	if (ONLY === 'all' || ONLY === 'fleet') await runFleets();
+	if (ONLY === 'all' || ONLY === 'fleet')
+		await runFleets(process.argv.includes('--matrix') ? { limits: MATRIX } : {});
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */
