@@ -1,62 +1,59 @@
 /**
  * The backoff of a pace after a 429 without `Retry-After`, shared by every request of the
- * pace. Pure (the random source and the service's clock come in).
- *
- * Exponential with jitter (between half and all of 1, 2, 4, … up to 32 s), starting over once
- * a request passes, and never past the next whole minute of the service's clock (and a spread
- * after it, since every process aims there): counting windows most likely reopen there. When
- * a probe sent at that minute passed after a hold of half a minute or more (a window shorter
- * than a minute reopens sooner, and its minutes are no news), the minute is where this limit
- * reopens: the next 429 without `Retry-After` holds straight to the next one, with no probe
- * before it, until a probe at the minute is refused.
+ * pace: how long until a probe looks whether the limit reopened. Pure (the random source and
+ * the service's clock come in). Exponential with jitter (between half and all of 1, 2, 4, …
+ * up to 32 s), starting over once a probe passes. It assumes no window length; where the
+ * limit reopens is learned from the probe that passed (`learnedLimit.ts`). One preference
+ * costs nothing: within the hold it drew (from a quarter of its step on), a probe goes at the
+ * roundest instant of the service's clock (a whole minute, 30, 15, 10, 5 s, a second), where a
+ * window that counts by the clock would reopen; a limit of another shape only sees its probes
+ * a little earlier within the same backoff.
  */
-import type { ServiceClock, WakeSpread } from './fleet';
-import { spreadOf } from './fleet';
+import type { ServiceClock } from './fleet';
 
 /** The shared backoff of 429s without `Retry-After`. */
 export const LIMIT_BACKOFF = { baseMs: 1000, maxMs: 32_000 };
 
-/** A hold this long that ended at the minute says the window is counted by the minute. */
-const MINUTE_WINDOW_MS = 30_000;
+/** Round instants of a clock (ms), roundest first. */
+const ROUND_STEPS_MS = [60_000, 30_000, 15_000, 10_000, 5000, 1000];
 
 export class LimitBackoff {
 	private level = 0;
 
-	/** When the first 429 of the hold under way came. */
-	private since = 0;
+	constructor(private readonly random: () => number) {}
 
-	/** The hold under way ends at the minute. */
-	private aimedAtMinute = false;
+	/** Whether probes are being refused (a hold of this backoff is under way or just ended). */
+	get searching(): boolean {
+		return this.level > 0;
+	}
 
-	/** A probe at the minute passed: the limit reopens there. */
-	private minuteReopens = false;
-
-	constructor(
-		private readonly random: () => number,
-		private readonly spread?: WakeSpread,
-	) {}
-
-	/** The hold after a 429 without `Retry-After` at `now` (ms). */
+	/** The hold after a 429 without `Retry-After` at `now`. */
 	next(now: number, clock: ServiceClock): number {
-		if (this.aimedAtMinute) this.minuteReopens = false;
-		if (this.level === 0) this.since = now;
 		const ceiling = Math.min(LIMIT_BACKOFF.maxMs, LIMIT_BACKOFF.baseMs * 2 ** this.level);
 		this.level++;
-		const toMinute = clock.toMinute(now);
-		const backoff =
-			this.minuteReopens && toMinute < Infinity
-				? Infinity
-				: Math.round(ceiling / 2 + (ceiling / 2) * this.random());
-		const atMinute = toMinute + spreadOf(Infinity, this.random, this.spread);
-		this.aimedAtMinute = atMinute <= backoff;
-		return Math.min(backoff, atMinute);
+		const drawn = Math.round(ceiling / 2 + (ceiling / 2) * this.random());
+		return roundWithin(now, clock, { from: ceiling / 4, to: drawn }) ?? drawn;
 	}
 
-	/** A probe passed at `now`: the backoff starts over; one at the minute may say where it reopens. */
-	passed(now: number): void {
-		this.minuteReopens =
-			this.aimedAtMinute && this.level > 0 && now - this.since >= MINUTE_WINDOW_MS;
+	/** A probe passed: the backoff starts over. */
+	passed(): void {
 		this.level = 0;
-		this.aimedAtMinute = false;
 	}
+}
+
+/**
+ * The wait to the roundest instant of the service's clock between `from` and `to` ms from now
+ * (a whole minute before a whole 30 s, …, before a whole second); none while the clock is unknown.
+ */
+function roundWithin(
+	now: number,
+	clock: ServiceClock,
+	{ from, to }: { from: number; to: number },
+): number | undefined {
+	for (const step of ROUND_STEPS_MS) {
+		let wait = clock.toNext(now, step);
+		while (wait < from) wait += step;
+		if (wait <= to) return wait;
+	}
+	return undefined;
 }

@@ -12,8 +12,6 @@ export interface WakeSpread {
 /** The spread of the gates: up to a quarter of the wait, at most half a second. */
 export const WAKE_SPREAD: WakeSpread = { share: 0.25, maxMs: 500 };
 
-const MINUTE_MS = 60_000;
-
 /** The spread of a wait of `waitMs` (a draw of `random`): 0 without a spread. */
 export function spreadOf(waitMs: number, random: () => number, spread?: WakeSpread): number {
 	if (!spread) return 0;
@@ -33,13 +31,10 @@ export class ServiceClock {
 		this.offset = Math.max(this.offset ?? -Infinity, serverNow - now);
 	}
 
-	/**
-	 * Time to the next whole minute of the service's clock, where a counting window most
-	 * likely reopens (they align on the clock, as rack-attack's do); Infinity while unknown.
-	 */
-	toMinute(now: number): number {
+	/** Time to the next multiple of `stepMs` on the service's clock; Infinity while unknown. */
+	toNext(now: number, stepMs: number): number {
 		if (this.offset === undefined) return Infinity;
-		const into = (((now + this.offset) % MINUTE_MS) + MINUTE_MS) % MINUTE_MS;
-		return MINUTE_MS - into;
+		const into = (((now + this.offset) % stepMs) + stepMs) % stepMs;
+		return stepMs - into;
 	}
 }

@@ -2,25 +2,27 @@
  * The pace of one execution's requests to one host: when the next request may start. Pure
  * (the caller passes the time in), so unit tests drive it with a fixed clock.
  *
+ * It assumes nothing of the limit's shape (a window per minute or per 10 s, a sliding window,
+ * a token bucket): it learns what the service lets through.
+ *
  * - **Holds.** A 429 holds every request of the execution, not just the one refused: until
- *   its `Retry-After`, or, without one, for a backoff shared by all (`backoff.ts`:
- *   exponential, with jitter, never past the next whole minute of the service's clock) that
- *   grows while 429s go on and starts over once a request passes.
+ *   its `Retry-After`, or, without one, for a backoff shared by all (`backoff.ts`) that grows
+ *   while 429s go on and starts over once a request passes.
  * - **Probing.** After a hold, one request goes alone; the others follow once it passes.
+ * - **A learned limit** (`learnedLimit.ts`). What passed between two refusals, over the time
+ *   to the next reopening, is what the limit allows this pace: it keeps to it from then on,
+ *   so the requests go out at the limit's own pace (a burst where a window reopens, an even
+ *   trickle where tokens refill) instead of being refused at every reopening.
  * - **Concurrency** (requests in flight) halves at each 429 episode and climbs back by one
  *   per window's worth of answers that pass (additive increase, multiplicative decrease).
  * - **Known budget.** When answers announce the limit (`X-RateLimit-*`, or the IETF
  *   `RateLimit` fields, see `parseLimitHeaders`), requests stop when the budget is spent and
  *   wait for its reset, so the limit is rarely hit at all.
- * - **Learned budget.** Without such headers, the number of requests that passed between
- *   two 429 episodes is remembered; near that number the next window's requests go one at a
- *   time, so the edge of the window is found by one request, not by a whole wave.
  * - **A fleet.** One account is often shared by several processes (queue-mode workers, several
  *   instances) or executions, each with a pace of its own that sees only its own answers. With
  *   `WAKE_SPREAD`, the end of a hold the service named (`Retry-After`, a budget's reset) is
  *   spread by a random part of the wait, so the paces that were refused together do not all
- *   wake at the same instant. A refusal right after such a hold (nothing passed since: the
- *   others took the window) halves the learned count, so each pace settles on its share.
+ *   wake at the same instant; each learns its own share of the limit.
  *
  * Time spent held is counted (`heldMs`): a generation's Wait Timeout does not run while the
  * limit holds the requests that would watch it.
@@ -29,9 +31,17 @@ import { LimitBackoff } from './backoff';
 import type { WakeSpread } from './fleet';
 import { ServiceClock, spreadOf } from './fleet';
 import { HeldTime } from './heldTime';
+import { LearnedLimit } from './learnedLimit';
 import type { LimitReading } from './limitHeaders';
 
 export { LIMIT_BACKOFF } from './backoff';
+
+/**
+ * Requests in flight at first, and the passes that add one more until the maximum: a limit met
+ * early (a small bucket, a window shared by several processes) is met by few requests at once.
+ */
+const START_WINDOW = 2;
+const START_STEP = 8;
 
 /** A known budget is treated as spent this long before its reset is over (clock skew). */
 const RESET_MARGIN_MS = 250;
@@ -80,10 +90,8 @@ export class Pace {
 	/** The service's clock, from the answers' `Date`. */
 	readonly clock = new ServiceClock();
 
-	/** Requests that passed since the last 429 episode, and the count learned between two. */
-	private passedSinceHold = 0;
-
-	private learned: number | undefined;
+	/** What the limit has let this pace through. */
+	readonly learned: LearnedLimit;
 
 	private readonly held = new HeldTime();
 
@@ -101,8 +109,9 @@ export class Pace {
 		private readonly spread?: WakeSpread,
 	) {
 		this.max = Math.max(1, Math.floor(maxConcurrency));
-		this.window = this.max;
-		this.backoff = new LimitBackoff(random, spread);
+		this.window = Math.min(this.max, START_WINDOW);
+		this.backoff = new LimitBackoff(random);
+		this.learned = new LearnedLimit(random);
 	}
 
 	/**
@@ -113,7 +122,10 @@ export class Pace {
 		if (this.budget && now >= this.budget.resetAt) this.budget = undefined;
 		if (this.budget && this.budget.remaining <= 0) this.hold(now, this.budget.resetAt, true);
 		if (now < this.holdUntil) return this.holdUntil - now;
-		return this.inFlight < this.slots() ? 0 : Infinity;
+		if (this.inFlight >= this.slots()) return Infinity;
+		const kept = this.learned.readyIn(now);
+		if (kept > 0) this.held.extend(now, now + kept);
+		return kept;
 	}
 
 	/**
@@ -129,6 +141,7 @@ export class Pace {
 	start(now: number): void {
 		this.inFlight++;
 		this.stats.started++;
+		this.learned.started(now);
 		if (this.budget && now < this.budget.resetAt) this.budget.remaining--;
 	}
 
@@ -146,19 +159,20 @@ export class Pace {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		if (reading) this.read(now, reading);
 		if (status === 429) {
-			this.limited(now, startedAt >= this.lastLimitAt, retryAfterMs);
+			this.limited(now, startedAt, retryAfterMs);
 			return;
 		}
 		if (status === undefined) return;
 		// Any other answer passed the limit.
-		this.passedSinceHold++;
-		if (this.learned !== undefined && this.passedSinceHold > 2 * this.learned)
-			this.learned = undefined;
-		if (this.probing) {
+		this.learned.passed(startedAt);
+		// Only a request sent after the last 429 tells that the limit reopened.
+		if (this.probing && startedAt >= this.lastLimitAt) {
 			this.probing = false;
-			this.backoff.passed(now);
-		} else if (this.window < this.max) {
-			this.window = Math.min(this.max, this.window + 1 / this.window);
+			this.backoff.passed();
+			this.learned.reopened(startedAt);
+		} else if (!this.probing && this.window < this.max) {
+			const step = this.stats.episodes === 0 ? 1 / START_STEP : 1 / this.window;
+			this.window = Math.min(this.max, this.window + step);
 		}
 	}
 
@@ -174,43 +188,33 @@ export class Pace {
 	/** Places for requests in flight now. */
 	private slots(): number {
 		if (this.probing) return 1;
-		// Near the count that passed last time, go one at a time to find the edge.
-		if (this.learned !== undefined && this.passedSinceHold + this.window >= this.learned) return 1;
 		return Math.max(1, Math.floor(this.window));
 	}
 
 	/**
-	 * A 429. `fresh`: the request was sent after the last 429 was seen, so this is news (a new
-	 * episode); otherwise it was already on its way and only its Retry-After counts.
+	 * A 429 to the request started at `startedAt`. Fresh when that request was sent after the
+	 * last 429 was seen: news (a new episode); otherwise it was already on its way and only its
+	 * Retry-After counts.
 	 */
-	private limited(now: number, fresh: boolean, retryAfterMs: number | undefined): void {
+	private limited(now: number, startedAt: number, retryAfterMs: number | undefined): void {
+		const fresh = startedAt >= this.lastLimitAt;
 		this.stats.limited++;
 		this.lastLimitAt = now;
 		if (fresh) {
 			this.stats.episodes++;
-			this.learn();
-			this.passedSinceHold = 0;
+			// Refused where a reopening was expected: one the service named, or the learned span's.
+			const expected = this.holdAsked !== undefined || !this.backoff.searching;
+			const reopensAt = retryAfterMs === undefined ? undefined : now + retryAfterMs;
+			this.learned.refused(now, startedAt, true, reopensAt, expected);
 			this.window = Math.max(1, Math.floor(this.window / 2));
 			this.probing = true;
-		}
+		} else this.learned.refused(now, startedAt, false);
 		if (retryAfterMs !== undefined) {
 			this.stats.longestAskedMs = Math.max(this.stats.longestAskedMs, retryAfterMs);
 			this.hold(now, now + retryAfterMs, true);
 		} else if (fresh) {
 			this.hold(now, now + this.backoff.next(now, this.clock), false);
 		}
-	}
-
-	/**
-	 * The count that passed since the last episode is what the limit left this pace. Refused
-	 * right after a wait the service named, with nothing passed since (others took the window,
-	 * or woke with us): half the count learned before (multiplicative decrease; what passes
-	 * later raises it again).
-	 */
-	private learn(): void {
-		if (this.passedSinceHold > 0) this.learned = this.passedSinceHold;
-		else if (this.learned !== undefined && this.holdAsked !== undefined)
-			this.learned = Math.max(1, Math.floor(this.learned / 2));
 	}
 
 	/** Holds every request until `until` (and its spread); `asked`: the service said so. */

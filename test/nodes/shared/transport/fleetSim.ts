@@ -1,7 +1,7 @@
 /**
  * A simulated fleet for the pure pace (nodes/shared/transport/pace.ts): several paces, each
- * with its own seeded random source, share one request limit of a fixed window, on a simulated
- * clock. Each pace keeps its requests coming (up to `demand` each); a request reaches the
+ * with its own seeded random source, share one request limit (a fixed or sliding window, or a
+ * token bucket), on a simulated clock. Each pace keeps its requests coming (up to `demand` each); a request reaches the
  * limit `latencyMs / 2` after it starts and is answered `latencyMs` after it starts. Nothing
  * here reads the real clock.
  */
@@ -49,22 +49,32 @@ export function wavesUntil(pace: Pace, now: number, count: number): number[] {
 	return waves;
 }
 
+/**
+ * A limit shape, as the sandbox plays them: `requests` per `perMs` in a fixed window (aligned on
+ * multiples of perMs), a sliding window (the last perMs), or a token bucket (`requests` tokens
+ * per perMs, at most `burst` held). `retryAfter`: 429s carry Retry-After, whole seconds to
+ * the reset (the window's end, the oldest request leaving the sliding window, the next token).
+ */
 export interface FleetLimit {
 	requests: number;
 	perMs: number;
-	/** 429s carry Retry-After (whole seconds to the window's end), as the sandbox does. */
+	window?: 'fixed' | 'sliding' | 'bucket';
+	burst?: number;
 	retryAfter: boolean;
 }
 
 export interface FleetRun {
-	/** Per window: the requests each pace got through. */
+	/** Per window of perMs: the requests each pace got through. */
 	passed: number[][];
-	/** Per window: the requests refused (429). */
+	/** Per window of perMs: the requests refused (429). */
 	refused: number[];
 	/** Per pace: the instants its refused requests were sent again (the first start after a 429). */
 	wakes: number[][];
-	/** When each pace's last request was answered. */
+	/** When each pace's last request was answered (ms from the start). */
 	doneAt: number[];
+	/** Requests sent in all, and refused in all. */
+	sent: number;
+	limited: number;
 }
 
 /** A small deterministic random source (mulberry32). */
@@ -88,25 +98,121 @@ interface Flight {
 	retryAfterMs?: number;
 }
 
-/** A fixed-window limit: the answer to a request arriving at `at`. */
-function limiter(limit: FleetLimit) {
+/** Whether a request arriving at `at` passes, and when the limit lets one through again. */
+type Counter = (at: number) => { passes: boolean; resetAt: number };
+
+function fixedWindow({ requests, perMs }: FleetLimit): Counter {
 	const used = new Map<number, number>();
+	return (at) => {
+		const window = Math.floor(at / perMs);
+		const count = used.get(window) ?? 0;
+		if (count < requests) used.set(window, count + 1);
+		return { passes: count < requests, resetAt: (window + 1) * perMs };
+	};
+}
+
+function slidingWindow({ requests, perMs }: FleetLimit): Counter {
+	let recent: number[] = [];
+	return (at) => {
+		recent = recent.filter((t) => t > at - perMs);
+		const passes = recent.length < requests;
+		if (passes) recent.push(at);
+		return { passes, resetAt: recent[0] + perMs };
+	};
+}
+
+function tokenBucket({ requests, perMs, burst = requests }: FleetLimit): Counter {
+	const perToken = perMs / requests;
+	let tokens = burst;
+	let filledAt: number | undefined;
+	return (at) => {
+		tokens = Math.min(burst, tokens + (at - (filledAt ?? at)) / perToken);
+		filledAt = at;
+		const passes = tokens >= 1;
+		if (passes) tokens -= 1;
+		return { passes, resetAt: at + Math.max(0, 1 - tokens) * perToken };
+	};
+}
+
+const COUNTERS = { fixed: fixedWindow, sliding: slidingWindow, bucket: tokenBucket };
+
+/** The limit: the answer to a request arriving at `at`, and its window of perMs (for the tally). */
+function limiter(limit: FleetLimit) {
+	const counter = COUNTERS[limit.window ?? 'fixed'](limit);
 	return (at: number): { status: number; retryAfterMs?: number; window: number } => {
 		const window = Math.floor(at / limit.perMs);
-		const count = used.get(window) ?? 0;
-		if (count < limit.requests) {
-			used.set(window, count + 1);
-			return { status: 200, window };
-		}
-		const resetIn = (window + 1) * limit.perMs - at;
+		const { passes, resetAt } = counter(at);
+		if (passes) return { status: 200, window };
 		const retryAfterMs = limit.retryAfter
-			? Math.max(1, Math.ceil(resetIn / 1000)) * 1000
+			? Math.max(1, Math.ceil((resetAt - at) / 1000)) * 1000
 			: undefined;
 		return { status: 429, retryAfterMs, window };
 	};
 }
 
-/** Runs `paces` paces sharing `limit` until each has had `demand` requests pass (bounded). */
+/**
+ * The earliest `n` requests can all pass, sent from the start of a window the moment the limit
+ * lets them: a window sends its count at once and again each perMs; a bucket its burst, then
+ * one per token.
+ */
+export function earliestMs(limit: FleetLimit, n: number): number {
+	if (limit.window === 'bucket')
+		return Math.max(0, n - (limit.burst ?? limit.requests)) * (limit.perMs / limit.requests);
+	return (Math.ceil(n / limit.requests) - 1) * limit.perMs;
+}
+
+interface Fleet {
+	paces: Pace[];
+	flights: Flight[];
+	passedOf: number[];
+	refusedLast: boolean[];
+	run: FleetRun;
+}
+
+/** The answers due by `now`: the limit decides when a request arrives, the pace when it is answered. */
+function answerDue(fleet: Fleet, now: number, answer: ReturnType<typeof limiter>, demand: number) {
+	const { paces, run } = fleet;
+	for (const f of fleet.flights.filter((f) => f.status === undefined && f.arrives <= now)) {
+		const a = answer(f.arrives);
+		f.status = a.status;
+		f.retryAfterMs = a.retryAfterMs;
+		run.passed[a.window] ??= paces.map(() => 0);
+		run.refused[a.window] ??= 0;
+		if (a.status === 429) run.refused[a.window]++;
+		else run.passed[a.window][f.pace]++;
+	}
+	for (const f of fleet.flights.filter((f) => f.answers <= now)) {
+		// The answer's Date: the service's clock (the simulated one) in whole seconds.
+		paces[f.pace].clock.heard(now, Math.floor(f.arrives / 1000) * 1000);
+		paces[f.pace].finish(now, f.startedAt, f.status, f.retryAfterMs);
+		if (f.status === 429) {
+			fleet.refusedLast[f.pace] = true;
+			run.limited++;
+		} else if (++fleet.passedOf[f.pace] === demand) run.doneAt[f.pace] = now;
+	}
+	fleet.flights = fleet.flights.filter((f) => f.answers > now);
+}
+
+/** Each pace starts what it may at `now`, up to its demand. */
+function startDue(fleet: Fleet, now: number, demand: number, latencyMs: number) {
+	fleet.paces.forEach((pace, i) => {
+		let inFlight = fleet.flights.filter((f) => f.pace === i).length;
+		while (fleet.passedOf[i] + inFlight < demand && pace.readyIn(now) === 0) {
+			pace.start(now);
+			fleet.run.sent++;
+			if (fleet.refusedLast[i]) fleet.run.wakes[i].push(now);
+			fleet.refusedLast[i] = false;
+			const arrives = now + latencyMs / 2;
+			fleet.flights.push({ pace: i, startedAt: now, arrives, answers: now + latencyMs });
+			inFlight++;
+		}
+	});
+}
+
+/**
+ * Runs `paces` paces sharing `limit` from the start of one of its windows until each has had
+ * `demand` requests pass (bounded by `maxMs`).
+ */
 export function runFleet(options: {
 	paces: number;
 	limit: FleetLimit;
@@ -116,52 +222,23 @@ export function runFleet(options: {
 	seed?: number;
 }): FleetRun {
 	const { paces: n, limit, demand, latencyMs = 20, maxMs = 30 * limit.perMs, seed = 1 } = options;
-	const paces = Array.from(
-		{ length: n },
-		(_, i) => new Pace(8, seeded(seed * 1000 + i), WAKE_SPREAD),
-	);
+	const fleet: Fleet = {
+		paces: Array.from({ length: n }, (_, i) => new Pace(8, seeded(seed * 1000 + i), WAKE_SPREAD)),
+		flights: [],
+		passedOf: Array.from({ length: n }, () => 0),
+		refusedLast: Array.from({ length: n }, () => false),
+		run: { passed: [], refused: [], wakes: [], doneAt: [], sent: 0, limited: 0 },
+	};
+	fleet.run.wakes = fleet.paces.map(() => []);
 	const answer = limiter(limit);
-	const run: FleetRun = { passed: [], refused: [], wakes: paces.map(() => []), doneAt: [] };
-	const passedOf = paces.map(() => 0);
-	const refusedLast = paces.map(() => false);
-	let flights: Flight[] = [];
 	const tick = 5;
-	for (let now = 0; now <= maxMs && passedOf.some((p) => p < demand); now += tick) {
-		for (const f of flights.filter((f) => f.status === undefined && f.arrives <= now)) {
-			const a = answer(f.arrives);
-			f.status = a.status;
-			f.retryAfterMs = a.retryAfterMs;
-			run.passed[a.window] ??= paces.map(() => 0);
-			run.refused[a.window] ??= 0;
-			if (a.status === 429) run.refused[a.window]++;
-			else run.passed[a.window][f.pace]++;
-		}
-		for (const f of flights.filter((f) => f.answers <= now)) {
-			// The answer's Date: the service's clock (the simulated one) in whole seconds.
-			paces[f.pace].clock.heard(now, Math.floor(f.arrives / 1000) * 1000);
-			paces[f.pace].finish(now, f.startedAt, f.status, f.retryAfterMs);
-			if (f.status === 429) refusedLast[f.pace] = true;
-			else if (++passedOf[f.pace] === demand) run.doneAt[f.pace] = now;
-		}
-		flights = flights.filter((f) => f.answers > now);
-		paces.forEach((pace, i) => {
-			let inFlight = flights.filter((f) => f.pace === i).length;
-			while (passedOf[i] + inFlight < demand && pace.readyIn(now) === 0) {
-				pace.start(now);
-				if (refusedLast[i]) run.wakes[i].push(now);
-				refusedLast[i] = false;
-				flights.push({
-					pace: i,
-					startedAt: now,
-					arrives: now + latencyMs / 2,
-					answers: now + latencyMs,
-				});
-				inFlight++;
-			}
-		});
+	for (let now = 0; now <= maxMs && fleet.passedOf.some((p) => p < demand); now += tick) {
+		answerDue(fleet, now, answer, demand);
+		startDue(fleet, now, demand, latencyMs);
 	}
+	const { run } = fleet;
 	for (let w = 0; w < run.passed.length; w++) {
-		run.passed[w] ??= paces.map(() => 0);
+		run.passed[w] ??= fleet.paces.map(() => 0);
 		run.refused[w] ??= 0;
 	}
 	return run;

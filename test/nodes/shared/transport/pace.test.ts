@@ -7,9 +7,28 @@ import { passThenRefuse, startAll, wavesUntil } from './fleetSim';
 
 const T = 1_000_000;
 
+/** A pace whose first 48 requests passed: its slow start is over, 8 may be in flight. */
+function warmedUp(max = 8): Pace {
+	const pace = new Pace(max);
+	wavesUntil(pace, T - 1000, 48);
+	return pace;
+}
+
 describe('concurrency', () => {
-	test('up to the maximum in flight; an answer frees a place', () => {
+	test('2 in flight at first, one more per 8 that pass, up to the maximum: a limit met early is met by few requests at once', () => {
+		const first = new Pace(8);
+		expect(startAll(first, T)).toBe(2);
+		expect(first.readyIn(T)).toBe(Infinity);
 		const pace = new Pace(8);
+		const waves = wavesUntil(pace, T + 10, 60);
+		expect(waves.slice(0, 4)).toEqual([2, 2, 2, 2]);
+		expect(waves.slice(4, 7)).toEqual([3, 3, 3]);
+		expect(Math.max(...waves)).toBe(8);
+		expect(wavesUntil(pace, T + 20, 16)).toEqual([8, 8]);
+	});
+
+	test('up to the maximum in flight once warmed up; an answer frees a place', () => {
+		const pace = warmedUp();
 		expect(startAll(pace, T)).toBe(8);
 		expect(pace.readyIn(T)).toBe(Infinity);
 		pace.finish(T + 10, T, 200);
@@ -51,7 +70,7 @@ describe('a 429 with Retry-After', () => {
 	});
 
 	test('after the hold one request goes alone (the probe); once it passes, half the former concurrency', () => {
-		const pace = new Pace(8);
+		const pace = warmedUp();
 		startAll(pace, T);
 		for (let i = 0; i < 8; i++) pace.finish(T + 100, T, 429, 1000);
 		const after = T + 1100;
@@ -119,21 +138,32 @@ describe('a 429 without Retry-After', () => {
 	});
 });
 
-describe('a learned budget', () => {
-	test('near the count that passed in the last window, requests go one at a time', () => {
+describe('a learned limit', () => {
+	test('what passed before a 429, over the time to the reopening it named, is kept to; beyond it, one request at a time', () => {
 		const pace = new Pace(8);
-		// 20 pass, then a 429 (with Retry-After to the window end).
+		// 20 pass, then a 429 that names the reopening 1 s later.
 		const now = passThenRefuse(pace, T, 20, 1000);
-		const waves = wavesUntil(pace, now, 20);
-		// The probe, then a few at a time, then alone as the learned 20 comes near.
+		expect(pace.learned.current).toEqual({ count: 20, spanMs: 1000 });
+		// After the wait: the probe alone, then the others; past 20 in the span, one at a time.
+		const waves = wavesUntil(pace, now, 30);
 		expect(waves[0]).toBe(1);
-		expect(waves.slice(-4)).toEqual([1, 1, 1, 1]);
+		let before = 0;
+		for (const wave of waves) {
+			if (before >= 20) expect(wave).toBe(1);
+			before += wave;
+		}
+		// One beyond the count refused (no Retry-After): the pace holds, a second at most here.
+		expect(startAll(pace, now, 1)).toBe(1);
+		pace.finish(now + 5, now, 429);
+		const held = pace.readyIn(now + 5);
+		expect(held).toBeGreaterThan(0);
+		expect(held).toBeLessThanOrEqual(1000);
 	});
 });
 
 describe('an announced budget', () => {
 	test('requests stop when it is spent and go on at its reset, without a 429', () => {
-		const pace = new Pace(8);
+		const pace = warmedUp();
 		pace.start(T);
 		pace.finish(T + 10, T, 200, undefined, { limit: 10, remaining: 3, resetMs: 2000 });
 		expect(startAll(pace, T + 10)).toBe(3);
