@@ -93,18 +93,18 @@ describe('documents that do not finish', () => {
 		expect(result.error!.description).toMatch(/Wait Timeout/);
 		expect(seconds).toBeGreaterThanOrEqual(4);
 
-		// Poll rounds (one list for all) at about 1 s, four quick looks a quarter second apart
-		// (no request limit was met), then 3 s, and a last look at the deadline (4 s).
+		// Poll rounds (one list for all): the first a second after the creates, at the earliest;
+		// then quick looks and a back-off (the exact schedule is pollDelay's, pollTiming.test.ts).
+		// On a fast machine that is 7 rounds in the 4 s (1 s, four quarter seconds, 3 s, the
+		// deadline); a slow one fits fewer, never more. Polling at a fixed quarter second would
+		// take a dozen.
 		const polls = sb.requests
 			.filter((r) => r.method === 'GET')
 			.map((r) => r.at)
 			.filter((at, i, all) => i === 0 || at - all[i - 1] > 150);
-		expect(polls).toHaveLength(7);
+		expect(polls.length).toBeGreaterThanOrEqual(2);
+		expect(polls.length).toBeLessThanOrEqual(7);
 		const lastCreate = Math.max(...creates(sb).map((r) => r.at));
 		expect(polls[0] - lastCreate).toBeGreaterThanOrEqual(900);
-		const gaps = polls.slice(1).map((at, i) => at - polls[i]);
-		for (const quick of gaps.slice(0, 4)) expect(quick).toBeLessThan(700);
-		// Backoff, not a fixed interval: after the quick looks, a full second.
-		expect(gaps[4]).toBeGreaterThanOrEqual(900);
 	}, 20_000);
 });
