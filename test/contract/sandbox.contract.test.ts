@@ -972,6 +972,23 @@ describe('faults', () => {
 		expect(sb.requests.map((q) => q.status)).toEqual([429, 201]);
 	});
 
+	it('status with retryAfterDateInMs: Retry-After is the HTTP date that long after the answer', async () => {
+		const manual = await open({ clock: 'manual', startTime: T0 });
+		manual.faults.add({
+			type: 'status',
+			status: 429,
+			retryAfterDateInMs: 3000,
+			method: 'GET',
+			times: 2,
+		});
+		const first = await call(manual, 'GET', '/api/v1/current_user');
+		expect(first.status).toBe(429);
+		expect(first.headers['retry-after']).toBe('Sat, 21 Nov 2026 10:00:03 GMT');
+		manual.clock.advance(61_900); // whole seconds, floored
+		const later = await call(manual, 'GET', '/api/v1/current_user');
+		expect(later.headers['retry-after']).toBe('Sat, 21 Nov 2026 10:01:04 GMT');
+	});
+
 	it('status afterHandling acts and then answers the error', async () => {
 		const before = sb.documents.size;
 		sb.faults.add({

@@ -154,6 +154,9 @@ export interface Fault extends RequestFilter {
 	status?: number;
 	/** Retry-After header value (seconds or HTTP date), for type 'status' */
 	retryAfter?: string;
+	/** for type 'status': Retry-After as the HTTP date this many ms after the fault answers
+	 * (sandbox clock; whole seconds, floored); takes precedence over `retryAfter` */
+	retryAfterDateInMs?: number;
 	/** response body for type 'status' (object -> JSON; string -> text/html when it starts with '<', else text/plain).
 	 * Default: error shape 1 with the status. */
 	body?: object | string;

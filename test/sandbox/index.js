@@ -178,9 +178,15 @@ function createFaults() {
 	};
 }
 
-function faultResponse(f) {
+/**
+ * The answer of a status fault at sandbox time `now`. `retryAfterDateInMs` gives Retry-After
+ * as the HTTP date that many ms after the answer (whole seconds, floored, as HTTP dates are).
+ */
+function faultResponse(f, now) {
 	const headers = {};
-	if (f.retryAfter !== undefined && f.retryAfter !== null)
+	if (typeof f.retryAfterDateInMs === 'number')
+		headers['retry-after'] = new Date(now + f.retryAfterDateInMs).toUTCString();
+	else if (f.retryAfter !== undefined && f.retryAfter !== null)
 		headers['retry-after'] = String(f.retryAfter);
 	if (f.body !== undefined && f.body !== null) {
 		if (typeof f.body === 'string') {
@@ -708,7 +714,7 @@ async function startSandbox(userOptions = {}) {
 					case 'status':
 						if (fault.afterHandling) await handle(ctx);
 						if (closed) return;
-						return send(res, entry, faultResponse(fault));
+						return send(res, entry, faultResponse(fault, clock.now()));
 				}
 			}
 			send(res, entry, await handle(ctx));
