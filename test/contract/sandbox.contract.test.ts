@@ -1046,6 +1046,26 @@ describe('faults', () => {
 		expect(sb.faults.list()).toHaveLength(1);
 	});
 
+	it('a hold (delayMs) lasts until release(id): then the fault acts, or the request is handled', async () => {
+		const sb2 = await open();
+		const isMe = (r: { path: string }) => r.path === '/api/v1/current_user';
+		const held = sb2.faults.add({ type: 'status', status: 503, delayMs: 600_000, method: 'GET' });
+		const refused = call(sb2, 'GET', '/api/v1/current_user');
+		expect((await logged(sb2, isMe)).status).toBeNull();
+		expect(sb2.faults.release(held)).toBe(1);
+		expect((await refused).status).toBe(503);
+		expect(sb2.faults.release(held)).toBe(0);
+		const delayed = sb2.faults.add({ type: 'delay', delayMs: 600_000, method: 'GET' });
+		const late = call(sb2, 'GET', '/api/v1/current_user');
+		expect((await logged(sb2, isMe, 2)).status).toBeNull();
+		expect(sb2.faults.release(delayed)).toBe(1);
+		expect((await late).status).toBe(200);
+		expect(sb2.requests.map((r) => [r.status, r.fault])).toEqual([
+			[503, 'status'],
+			[200, 'delay'],
+		]);
+	});
+
 	it('close() ends hanging requests', async () => {
 		const hang = await open();
 		hang.faults.add({ type: 'delay', delayMs: 10 * 60_000 });

@@ -41,6 +41,15 @@ export function statusFault(
 }
 
 /**
+ * Resolves once `check()` holds (looked at every 5 ms). No time bound of its own: a wait for
+ * something that never happens ends at jest's timeout, whatever the machine's speed.
+ */
+export async function until(check: () => boolean): Promise<void> {
+	// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code, under jest
+	while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
  * Resolves with the `n`th request of the sandbox's log that `match` accepts, once it is there
  * (it may still be in flight: `status` null). No time bound of its own: a test waiting for a
  * request that never comes ends at jest's timeout, whatever the machine's speed.
@@ -50,10 +59,6 @@ export async function logged(
 	match: (r: LoggedRequest) => boolean,
 	n = 1,
 ): Promise<LoggedRequest> {
-	for (;;) {
-		const found = sb.requests.filter(match);
-		if (found.length >= n) return found[n - 1];
-		// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code, under jest
-		await new Promise((resolve) => setTimeout(resolve, 5));
-	}
+	await until(() => sb.requests.filter(match).length >= n);
+	return sb.requests.filter(match)[n - 1];
 }

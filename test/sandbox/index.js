@@ -628,6 +628,30 @@ async function startSandbox(userOptions = {}) {
 		});
 	}
 
+	/** fault id -> the ends of the holds of requests it holds now (see `hold`). */
+	const holds = new Map();
+
+	/**
+	 * Holds a request for its fault's `delayMs` (real ms), or until `sb.faults.release(id)`
+	 * ends the holds of that fault, whichever comes first.
+	 */
+	function hold(fault) {
+		return new Promise((resolve) => {
+			let ends = holds.get(fault.id);
+			if (!ends) holds.set(fault.id, (ends = new Set()));
+			const end = () => {
+				clearTimeout(t);
+				timers.delete(t);
+				ends.delete(end);
+				if (!ends.size) holds.delete(fault.id);
+				resolve();
+			};
+			const t = setTimeout(end, Math.min(fault.delayMs || 0, 0x7fffffff));
+			timers.add(t);
+			ends.add(end);
+		});
+	}
+
 	let requestSeq = 0;
 	async function onRequest(req, res) {
 		const chunks = [];
@@ -684,11 +708,17 @@ async function startSandbox(userOptions = {}) {
 			const fault = faults.take(req.method, url.pathname);
 			if (fault) {
 				entry.fault = fault.type;
+				if (fault.type !== 'delay' && fault.delayMs > 0) {
+					// Held first, then the fault acts.
+					await hold(fault);
+					if (closed) return;
+					scheduler.runDue();
+				}
 				switch (fault.type) {
 					case 'drop':
 						return destroy(req, entry);
 					case 'delay':
-						await sleep(fault.delayMs || 0);
+						await hold(fault);
 						if (closed) return;
 						scheduler.runDue();
 						return send(res, entry, await handle(ctx));
@@ -781,6 +811,14 @@ async function startSandbox(userOptions = {}) {
 			remove: (id) => faults.remove(id),
 			clear: () => faults.clear(),
 			list: () => faults.list(),
+			/** Ends now the holds of the requests this fault holds (`delayMs`); answers how many. */
+			release(id) {
+				const ends = holds.get(id);
+				if (!ends) return 0;
+				const n = ends.size;
+				for (const end of [...ends]) end();
+				return n;
+			},
 		},
 		clock,
 		documents: store.documents,
