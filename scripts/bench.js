@@ -18,16 +18,19 @@
  * of 1,000 lines from 1,000 items, and 1,000 items grouped into 100 documents against 100
  * plain items. Then the fleet (bench-fleet.js): one account shared by 1 and by 4 OS
  * processes, each running the package on n8n's engine as a queue-mode worker does, making 200
- * documents between them at 120 requests a minute, with and without Retry-After.
+ * documents between them at 120 requests a minute, with and without Retry-After. Then the
+ * Template Fields budget (bench-fields.js): CPU and clock time of each hostile template body
+ * or sample data, in the reader and through the editor, against 1 s.
  *
- *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists|lines|fleet]
+ *   node scripts/bench.js [--sizes 40,200] [--naive 40] [--naive-estimate] [--only unlimited|limits|rerun|lists|lines|fleet|fields]
  *     --naive-estimate   run 3 single-item runs and compute the naive time (fast)
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
  *                        batches without limits; rerun: only running again; lists: only the
  *                        list economy (about a minute); lines: only line items (about 10 s);
  *                        fleet: only the fleet (about 5 minutes;
  *                        `node scripts/bench-fleet.js --docs 40 --rate 24 --window 12` is a
- *                        quick version) */
+ *                        quick version); fields: only the Template Fields budget (about
+ *                        a minute) */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
 	fmt: fmt2,
@@ -42,6 +45,7 @@ const { runRace, runRerun } = require('./bench-rerun');
 const { runLists } = require('./bench-lists');
 const { runLines } = require('./bench-lines');
 const { MATRIX, runFleets } = require('./bench-fleet');
+const { runFields } = require('./bench-fields');
 
 const ONLY = cliOption('--only', 'all');
 
@@ -82,6 +86,7 @@ async function main() {
 	if (ONLY === 'all' || ONLY === 'lines') await runLines();
 	if (ONLY === 'all' || ONLY === 'fleet')
 		await runFleets(process.argv.includes('--matrix') ? { limits: MATRIX } : {});
+	if (ONLY === 'all' || ONLY === 'fields') await runFields();
 }
 
 /** The targets of the plans with limits (issue: large batches must become boring). */

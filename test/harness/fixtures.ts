@@ -1,7 +1,7 @@
 /** Small shared fixtures of the tests: n8n nodes as workflows and errors hold them; faults. */
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import type { Fault } from '../sandbox';
+import type { Fault, LoggedRequest, Sandbox } from '../sandbox';
 import { MANUAL_TRIGGER_TYPE } from './package';
 
 /** An INode, for code that only needs a node to name (errors, contexts). */
@@ -38,4 +38,27 @@ export function statusFault(
 	extra: Omit<Fault, 'type' | 'status' | 'method' | 'path'> = {},
 ): Fault {
 	return { type: 'status', status, method, path, ...extra };
+}
+
+/**
+ * Resolves once `check()` holds (looked at every 5 ms). No time bound of its own: a wait for
+ * something that never happens ends at jest's timeout, whatever the machine's speed.
+ */
+export async function until(check: () => boolean): Promise<void> {
+	// eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- test code, under jest
+	while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * Resolves with the `n`th request of the sandbox's log that `match` accepts, once it is there
+ * (it may still be in flight: `status` null). No time bound of its own: a test waiting for a
+ * request that never comes ends at jest's timeout, whatever the machine's speed.
+ */
+export async function logged(
+	sb: Pick<Sandbox, 'requests'>,
+	match: (r: LoggedRequest) => boolean,
+	n = 1,
+): Promise<LoggedRequest> {
+	await until(() => sb.requests.filter(match).length >= n);
+	return sb.requests.filter(match)[n - 1];
 }

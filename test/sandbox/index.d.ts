@@ -159,10 +159,15 @@ export interface Fault extends RequestFilter {
 	status?: number;
 	/** Retry-After header value (seconds or HTTP date), for type 'status' */
 	retryAfter?: string;
+	/** for type 'status': Retry-After as the HTTP date this many ms after the fault answers
+	 * (sandbox clock; whole seconds, floored); takes precedence over `retryAfter` */
+	retryAfterDateInMs?: number;
 	/** response body for type 'status' (object -> JSON; string -> text/html when it starts with '<', else text/plain).
 	 * Default: error shape 1 with the status. */
 	body?: object | string;
-	/** for type 'delay' (real milliseconds) */
+	/** for type 'delay': how long the request is held (real milliseconds) before it is handled;
+	 * on the other types, held that long before the fault acts. `faults.release(id)` ends the
+	 * holds sooner. */
 	delayMs?: number;
 	/** for type 'status': handle the request first (e.g. really create the document), then answer the status */
 	afterHandling?: boolean;
@@ -286,6 +291,8 @@ export interface Sandbox {
 		remove(id: number): boolean;
 		clear(): void;
 		list(): Array<Fault & { id: number; remaining: number; hits: number }>;
+		/** Ends now the holds (`delayMs`) of the requests this fault holds; answers how many. */
+		release(id: number): number;
 	};
 	clock: SandboxClock;
 	documents: Map<string, DocumentRecord>;

@@ -178,9 +178,15 @@ function createFaults() {
 	};
 }
 
-function faultResponse(f) {
+/**
+ * The answer of a status fault at sandbox time `now`. `retryAfterDateInMs` gives Retry-After
+ * as the HTTP date that many ms after the answer (whole seconds, floored, as HTTP dates are).
+ */
+function faultResponse(f, now) {
 	const headers = {};
-	if (f.retryAfter !== undefined && f.retryAfter !== null)
+	if (typeof f.retryAfterDateInMs === 'number')
+		headers['retry-after'] = new Date(now + f.retryAfterDateInMs).toUTCString();
+	else if (f.retryAfter !== undefined && f.retryAfter !== null)
 		headers['retry-after'] = String(f.retryAfter);
 	if (f.body !== undefined && f.body !== null) {
 		if (typeof f.body === 'string') {
@@ -669,6 +675,30 @@ async function startSandbox(userOptions = {}) {
 		});
 	}
 
+	/** fault id -> the ends of the holds of requests it holds now (see `hold`). */
+	const holds = new Map();
+
+	/**
+	 * Holds a request for its fault's `delayMs` (real ms), or until `sb.faults.release(id)`
+	 * ends the holds of that fault, whichever comes first.
+	 */
+	function hold(fault) {
+		return new Promise((resolve) => {
+			let ends = holds.get(fault.id);
+			if (!ends) holds.set(fault.id, (ends = new Set()));
+			const end = () => {
+				clearTimeout(t);
+				timers.delete(t);
+				ends.delete(end);
+				if (!ends.size) holds.delete(fault.id);
+				resolve();
+			};
+			const t = setTimeout(end, Math.min(fault.delayMs || 0, 0x7fffffff));
+			timers.add(t);
+			ends.add(end);
+		});
+	}
+
 	let requestSeq = 0;
 	async function onRequest(req, res) {
 		const chunks = [];
@@ -725,11 +755,17 @@ async function startSandbox(userOptions = {}) {
 			const fault = faults.take(req.method, url.pathname);
 			if (fault) {
 				entry.fault = fault.type;
+				if (fault.type !== 'delay' && fault.delayMs > 0) {
+					// Held first, then the fault acts.
+					await hold(fault);
+					if (closed) return;
+					scheduler.runDue();
+				}
 				switch (fault.type) {
 					case 'drop':
 						return destroy(req, entry);
 					case 'delay':
-						await sleep(fault.delayMs || 0);
+						await hold(fault);
 						if (closed) return;
 						scheduler.runDue();
 						return send(res, entry, await handle(ctx));
@@ -755,7 +791,7 @@ async function startSandbox(userOptions = {}) {
 					case 'status':
 						if (fault.afterHandling) await handle(ctx);
 						if (closed) return;
-						return send(res, entry, faultResponse(fault));
+						return send(res, entry, faultResponse(fault, clock.now()));
 				}
 			}
 			send(res, entry, await handle(ctx));
@@ -822,6 +858,14 @@ async function startSandbox(userOptions = {}) {
 			remove: (id) => faults.remove(id),
 			clear: () => faults.clear(),
 			list: () => faults.list(),
+			/** Ends now the holds of the requests this fault holds (`delayMs`); answers how many. */
+			release(id) {
+				const ends = holds.get(id);
+				if (!ends) return 0;
+				const n = ends.size;
+				for (const end of [...ends]) end();
+				return n;
+			},
 		},
 		clock,
 		documents: store.documents,

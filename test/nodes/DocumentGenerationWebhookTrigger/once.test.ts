@@ -7,6 +7,7 @@
  */
 import { credentialsFor } from '../../harness';
 import type { Sandbox } from '../../sandbox';
+import { logged, until } from '../../harness/fixtures';
 import { locator, useWebhookFixture } from './helpers';
 
 const fx = useWebhookFixture({ pendingMs: 10, generatingMs: 40, webhooks: false });
@@ -45,12 +46,24 @@ describe('copies of one signed delivery', () => {
 		const t = await activated({ events: ['success'], download: true });
 		const document = deliverable();
 		// The file breaks off twice (the download's own second try included): the first fails.
-		sb.faults.add({ type: 'cut', path: '/files/', times: 2, afterBytes: 10 });
-		const copies = await Promise.all(
-			Array.from({ length: 2 }, () => sb.webhooks.send(t.url, document, { id: 'msg_fails' })),
-		);
-		expect(copies.map((c) => c.status).sort()).toEqual([500, 503]);
-		expect(copies.find((c) => c.status === 503)?.answer).toMatch(/send it again later/);
+		// Its first file request is held until the second copy has arrived (a copy waits for
+		// the first's outcome before it answers).
+		const held = sb.faults.add({
+			type: 'cut',
+			path: '/files/',
+			afterBytes: 10,
+			delayMs: 600_000,
+		});
+		sb.faults.add({ type: 'cut', path: '/files/', afterBytes: 10 });
+		const first = sb.webhooks.send(t.url, document, { id: 'msg_fails' });
+		await logged(sb, (r) => r.path.startsWith('/files/'));
+		const copy = sb.webhooks.send(t.url, document, { id: 'msg_fails' });
+		await until(() => t.received.length === 2);
+		expect(sb.faults.release(held)).toBe(1);
+		const copies = await Promise.all([first, copy]);
+		expect(copies.map((c) => c.status)).toEqual([500, 503]);
+		expect(copies[1].answer).toMatch(/send it again later/);
+		expect(fileRequests()).toBe(2);
 		expect(t.executions()).toHaveLength(0);
 		const retry = await sb.webhooks.send(t.url, document, { id: 'msg_fails' });
 		expect(retry.status).toBe(200);

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The instant (webhook) trigger on n8n-core's HookContext and WebhookContext, against the
  * sandbox: registration and removal of hooks across n8n's lifecycle, signed deliveries from
@@ -6,6 +5,7 @@
  * headers, repeated, other template or channel, untrusted bodies without a secret).
  */
 import { credentialsFor } from '../../harness';
+import { until } from '../../harness/fixtures';
 import type { Sandbox } from '../../sandbox';
 import { locator, useWebhookFixture } from './helpers';
 
@@ -15,14 +15,6 @@ let sb: Sandbox;
 beforeEach(() => {
 	sb = fx.sb;
 });
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-	const end = Date.now() + ms;
-	while (!check()) {
-		if (Date.now() > end) throw new Error('timed out waiting');
-		await new Promise((resolve) => setTimeout(resolve, 10));
-	}
-}
 
 /** Deliveries sent by hand only: documents finishing in the sandbox notify nobody. */
 const byHandOnly = () => sb.setOptions({ webhooks: false });

@@ -18,7 +18,7 @@ import {
 	run,
 	templateId,
 } from '../DocumentGeneration/helpers';
-import { statusFault } from '../../harness/fixtures';
+import { logged, statusFault } from '../../harness/fixtures';
 
 const sb = useSandbox(
 	{ pendingMs: 20, generatingMs: 80 },
@@ -36,22 +36,27 @@ const download = (extra: IDataObject = {}) => ({
 	...extra,
 });
 /**
- * The first file request arrives after its link has expired; the fresh link that follows is
- * used well within its life. A link signed at t lives until at least t + TTL and, because the
- * signing date has whole seconds, less than t + TTL + 1 s: holding the first request for
- * TTL + 1.1 s expires it whatever the instant of signing, and leaves the fresh one at least a
- * full TTL, plenty on a busy machine.
+ * Runs `start` with its first file request handled after its link has expired; the fresh
+ * link that follows is used within its life. A link signed at t lives until at least t + TTL
+ * and, because the signing date has whole seconds, less than t + TTL + 1 s. The first file
+ * request is held (a delay fault) and, once it is in the sandbox's log, the sandbox's clock
+ * moves TTL + 1.1 s on: the held request is handled after its link's end whatever the instant
+ * of signing, and the fresh link has a full minute. (The log is read every 5 ms, long before
+ * the hold ends: timers run in the order they are due.) The clock is moved back after the
+ * run, so the file's other tests see the sandbox on the host's time.
  */
-const LINK_TTL_MS = 1000;
-function expireFirstLink(sandbox: typeof sb): void {
-	sandbox.setOptions({ downloadTtlMs: LINK_TTL_MS });
-	sandbox.faults.add({
-		type: 'delay',
-		delayMs: LINK_TTL_MS + 1100,
-		method: 'GET',
-		path: '/files/',
-		times: 1,
-	});
+const LINK_TTL_MS = 60_000;
+async function withFirstLinkExpired<T>(start: () => Promise<T>): Promise<T> {
+	sb.setOptions({ downloadTtlMs: LINK_TTL_MS });
+	sb.faults.add({ type: 'delay', delayMs: 1000, method: 'GET', path: '/files/', times: 1 });
+	const running = start();
+	await logged(sb, (r) => r.path.startsWith('/files/'));
+	sb.clock.advance(LINK_TTL_MS + 1100);
+	try {
+		return await running;
+	} finally {
+		sb.clock.set(sb.clock.now() - (LINK_TTL_MS + 1100));
+	}
 }
 /** Downloads a document the sandbox has finished: the document, and the run. */
 const downloadFinished = async () => {
@@ -137,8 +142,7 @@ describe('download operation', () => {
 	});
 
 	test('an expired link (403): the card is fetched again and the download tried once more', async () => {
-		expireFirstLink(sb);
-		const { result } = await downloadFinished();
+		const { result } = await withFirstLinkExpired(downloadFinished);
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => `${r.path.startsWith('/files/') ? 'file' : 'card'} ${r.status}`),
@@ -287,8 +291,7 @@ describe('create with download', () => {
 	});
 
 	test('an expired link: renewed once, the file arrives', async () => {
-		expireFirstLink(sb);
-		const result = await run(sb, create(), [{ n: 1 }]);
+		const result = await withFirstLinkExpired(() => run(sb, create(), [{ n: 1 }]));
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => (r.path.startsWith('/files/') ? `file ${r.status}` : r.method)),

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * Behaviours of the create engine that a restructuring could break unseen: a Unique Key is per
  * template, a 429 never spends the retry attempts, a failed look-up sends no write, the retry
@@ -8,6 +7,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { memoryOf } from '../../../../nodes/DocumentGeneration/engine/retryMemory';
+import { until } from '../../../harness/fixtures';
 import type { Sandbox } from '../../../sandbox';
 import {
 	CONTINUE,
@@ -162,8 +162,7 @@ describe('documents deleted while waited for', () => {
 			const seeded = new Set(sb.documents.keys());
 			const running = run(sb, parameters, numbered(2), CONTINUE);
 			const made = () => [...sb.documents.keys()].filter((id) => !seeded.has(id));
-			for (let i = 0; i < 400 && made().length < 2; i++)
-				await new Promise((resolve) => setTimeout(resolve, 25));
+			await until(() => made().length >= 2);
 			const ids = made();
 			expect(ids).toHaveLength(2);
 			for (const id of ids) expect(sb.deleteDocument(id)).toBe(true);

