@@ -27,9 +27,9 @@
  *     --only limits      only the plans with limits (about 4 minutes); unlimited: only the
  *                        batches without limits; rerun: only running again; lists: only the
  *                        list economy (about a minute); lines: only line items (about 10 s);
- *                        fleet: only the fleet (about 5 minutes;
- *                        `node scripts/bench-fleet.js --docs 40 --rate 24 --window 12` is a
- *                        quick version); fields: only the Template Fields budget (about
+ *                        fleet: only the fleet (about 5 minutes; with --matrix every
+ *                        limit shape, about 45 minutes; `node scripts/bench-fleet.js --docs
+ *                        40 --rate 24 --window 12` is a quick version); fields: only the Template Fields budget (about
  *                        a minute) */
 const { cliOption, requestKind: kindOf, runScript } = require('./ts-register');
 const {
