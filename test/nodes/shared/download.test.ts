@@ -18,7 +18,7 @@ import {
 	run,
 	templateId,
 } from '../DocumentGeneration/helpers';
-import { statusFault } from '../../harness/fixtures';
+import { expireFirstLink, statusFault } from '../../harness/fixtures';
 
 const sb = useSandbox(
 	{ pendingMs: 20, generatingMs: 80 },
@@ -35,24 +35,6 @@ const download = (extra: IDataObject = {}) => ({
 	documentId: byId('={{ $json.id }}'),
 	...extra,
 });
-/**
- * The first file request arrives after its link has expired; the fresh link that follows is
- * used well within its life. A link signed at t lives until at least t + TTL and, because the
- * signing date has whole seconds, less than t + TTL + 1 s: holding the first request for
- * TTL + 1.1 s expires it whatever the instant of signing, and leaves the fresh one at least a
- * full TTL, plenty on a busy machine.
- */
-const LINK_TTL_MS = 1000;
-function expireFirstLink(sandbox: typeof sb): void {
-	sandbox.setOptions({ downloadTtlMs: LINK_TTL_MS });
-	sandbox.faults.add({
-		type: 'delay',
-		delayMs: LINK_TTL_MS + 1100,
-		method: 'GET',
-		path: '/files/',
-		times: 1,
-	});
-}
 /** Downloads a document the sandbox has finished: the document, and the run. */
 const downloadFinished = async () => {
 	const doc = sb.createDocument({ status: 'success' });
@@ -150,6 +132,8 @@ describe('download operation', () => {
 		expect(
 			(await getBinaryBuffer(result.items[0].binary!.data)).subarray(0, 5).toString('latin1'),
 		).toBe(PDF);
+		// The item hands on the renewed link, not the expired one.
+		expect(new URL(String(result.items[0].json.download_url)).search.slice(1)).toBe(fresh.rawQuery);
 	});
 
 	test('a link refused twice: a clear error, nothing more is tried', async () => {
