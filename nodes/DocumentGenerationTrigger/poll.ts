@@ -7,10 +7,11 @@
  * Static data is written only at the very end of a successful poll, so a poll that fails
  * halfway (n8n does not save its static data) loses nothing: the next one sees it all again.
  */
-import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary } from '../shared/download';
+import type { DownloadedFile } from '../shared/download';
+import { downloadToBinary, withLinkOf } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import { workspaceNamesOrNone } from '../shared/methods/workspaces';
@@ -50,14 +51,15 @@ async function attachFiles(
 	const files = await mapConcurrent(
 		wanted,
 		CONCURRENCY,
-		async ({ entry, index }): Promise<IBinaryData> =>
+		async ({ entry, index }): Promise<DownloadedFile> =>
 			await downloadToBinary(ctx, entry.card as IDataObject, index, {
 				fetchedAt: run.fetchedAt.get(entry.key),
 				maxFileBytes: settings.maxFileBytes,
 			}),
 	);
 	wanted.forEach(({ index }, i) => {
-		items[index].binary = { [settings.binaryPropertyName]: files[i] };
+		items[index].json = withLinkOf(items[index].json, files[i]);
+		items[index].binary = { [settings.binaryPropertyName]: files[i].binary };
 	});
 }
 

@@ -48,7 +48,11 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 			dark: 'file:../../icons/documentGeneration.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1: n8n 2.x evaluates `$parameter["options"]["binaryData"]` before every webhook node
+		// of version 1 runs, which throws in a workflow on Execution Logic v2 (binaryMode
+		// combined). Parameters and behaviour are the same in both versions.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: SUBTITLE,
 		description:
 			'Starts the workflow the moment a document finishes generating (instant, by webhook)',

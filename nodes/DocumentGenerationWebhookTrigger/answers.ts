@@ -6,7 +6,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { downloadToBinary } from '../shared/download';
+import { downloadToBinary, withLinkOf } from '../shared/download';
 import type { WebhookSettings } from './settings';
 
 /** Answers a delivery with an error status (the service sends it again unless it is 4xx). */
@@ -42,13 +42,8 @@ export async function documentExecutionItem(
 	document: IDataObject,
 	json: IDataObject,
 ): Promise<INodeExecutionData> {
-	const item: INodeExecutionData = { json };
-	if (settings.download && json.status === 'success') {
-		item.binary = {
-			[settings.binaryPropertyName]: await downloadToBinary(ctx, document, 0, {
-				maxFileBytes: settings.maxFileBytes,
-			}),
-		};
-	}
-	return item;
+	if (!settings.download || json.status !== 'success') return { json };
+	const file = await downloadToBinary(ctx, document, 0, { maxFileBytes: settings.maxFileBytes });
+	// An expired link renewed for the download is the one the item hands on.
+	return { json: withLinkOf(json, file), binary: { [settings.binaryPropertyName]: file.binary } };
 }

@@ -25,9 +25,26 @@ import { withLinkExpiry } from '../shared/helpers/linkExpiry';
  */
 const deliveries = new Recent<Promise<boolean> | 'done'>(10_000, 24 * 60 * 60 * 1000);
 
-/** The raw bytes of the request body, as n8n keeps them for webhooks. */
-function rawBodyOf(ctx: IWebhookFunctions): Buffer | undefined {
-	const req = ctx.getRequestObject() as { rawBody?: unknown };
+/** The request as n8n hands it to a webhook: its raw body, and n8n's reader of it. */
+interface WebhookRequest {
+	rawBody?: unknown;
+	readRawBody?: () => Promise<void>;
+}
+
+/**
+ * The raw bytes of the request body, as n8n keeps them for webhooks. n8n reads them before a
+ * node of version 1 runs whatever the content type; above version 1 only for the types it
+ * parses (JSON, text, form, XML): a delivery of another type is read here with n8n's reader.
+ */
+async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
+	const req = ctx.getRequestObject() as WebhookRequest;
+	if (req.rawBody === undefined && typeof req.readRawBody === 'function') {
+		try {
+			await req.readRawBody();
+		} catch {
+			return undefined;
+		}
+	}
 	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
 	if (typeof req.rawBody === 'string') return Buffer.from(req.rawBody, 'utf8');
 	return undefined;
@@ -80,8 +97,13 @@ export async function receiveSigned(
 	secret: string,
 ): Promise<IWebhookResponseData> {
 	const headers = ctx.getHeaderData();
-	const raw = rawBodyOf(ctx);
-	if (!raw) return refuse(ctx, 401, 'Invalid signature: the raw body is not available');
+	const raw = await rawBodyOf(ctx);
+	if (!raw)
+		return refuse(
+			ctx,
+			401,
+			'Invalid signature: the request body could not be read; send the delivery again with its body',
+		);
 	const verdict = verifySignature(
 		secret,
 		{

@@ -14,6 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fileNameFor, mimeTypeFor } from './helpers/document';
 import { asNodeError } from './helpers/items';
+import { LINK_EXPIRY_FIELD } from './helpers/linkExpiry';
 import { getDocumentCard } from './transport';
 import type { RawResponse } from './transport/calls';
 import { brokenDownload, downloadError, fetchFile } from './transport/files';
@@ -31,6 +32,22 @@ export interface DownloadOptions {
 	fetchedAt?: number;
 	/** Max File Size in bytes: a larger file fails the item before it fills the disk. */
 	maxFileBytes?: number;
+}
+
+/** A document's file, and the card whose link it came through (renewed when it was stale). */
+export interface DownloadedFile {
+	binary: IBinaryData;
+	card: IDataObject;
+}
+
+/**
+ * `card` with the download link (`download_url` and when it ends) of the card the file came
+ * through: a renewed link, not the stale one the download started from, goes on.
+ */
+export function withLinkOf(card: IDataObject, file: DownloadedFile): IDataObject {
+	const link: IDataObject = { download_url: file.card.download_url };
+	if (LINK_EXPIRY_FIELD in file.card) link[LINK_EXPIRY_FIELD] = file.card[LINK_EXPIRY_FIELD];
+	return { ...card, ...link };
 }
 
 const MB = 1024 * 1024;
@@ -144,16 +161,17 @@ async function storeWithinLimit(
 
 /**
  * The file of a finished document as n8n binary data, named after the document's file name
- * with the MIME type of its extension. Uses the card's `download_url` when it is fresh,
- * otherwise fetches the card again first; on 403 (expired link) fetches the card again and
- * tries once more. Never sends the Authorization header to the file host.
+ * with the MIME type of its extension, and the card it came through. Uses the card's
+ * `download_url` when it is fresh, otherwise fetches the card again first; on 403 (expired
+ * link) fetches the card again and tries once more. Never sends the Authorization header to
+ * the file host.
  */
 export async function downloadToBinary(
 	ctx: DownloadContext,
 	card: IDataObject,
 	itemIndex: number,
 	options: DownloadOptions = {},
-): Promise<IBinaryData> {
+): Promise<DownloadedFile> {
 	const id = String(card.id);
 	const what = `download the file of document ${id}`;
 	if (card.status !== 'success') throw noFileError(ctx, card, itemIndex);
@@ -182,7 +200,7 @@ export async function downloadToBinary(
 				itemIndex,
 				maxBytes: options.maxFileBytes,
 			});
-			if ('binary' in stored) return stored.binary;
+			if ('binary' in stored) return { binary: stored.binary, card: current };
 			discardBody(response.body);
 			// n8n's own binary store failing is not the file host's doing: said as it is.
 			const { failure } = stored;

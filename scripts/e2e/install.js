@@ -7,7 +7,10 @@
  * downloaded from anywhere but the npm registry. Reinstalls when the lockfile changes.
  *   node scripts/e2e/install.js            installs (if needed) and prints the folder
  * Environment: N8N_E2E_VERSION (default 2.41.1; a version with a folder under
- * test/e2e/n8n-install/, which scripts/e2e/lock.js makes). */
+ * test/e2e/n8n-install/, which scripts/e2e/lock.js makes).
+ * Runs at the same time (two worktrees' suites, CI steps) never delete each other's install:
+ * each installs into a folder of its own beside the final one and renames it into place when
+ * done; one that finds the same install placed first drops its own. */
 'use strict';
 const crypto = require('crypto');
 const fs = require('fs');
@@ -70,6 +73,55 @@ function markerFor(version) {
 	return `${version} ${fingerprint(path.join(pinnedFor(version), 'package-lock.json'))}`;
 }
 
+const markedAs = (dir, wanted) => {
+	const marker = paths(dir).marker;
+	return fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === wanted;
+};
+
+/** Whether the process `pid` is still running (a signal 0 reaches it). */
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
+/** This run's own folder to install into, beside `dir`. */
+const stagingFor = (dir, pid = process.pid) => `${dir}.installing-${pid}`;
+
+/** Removes the staging folders beside `dir` of runs that died before finishing. */
+function removeAbandoned(dir) {
+	const parent = path.dirname(dir);
+	if (!fs.existsSync(parent)) return;
+	const prefix = `${path.basename(dir)}.installing-`;
+	for (const name of fs.readdirSync(parent)) {
+		const pid = Number(name.slice(prefix.length));
+		if (name.startsWith(prefix) && Number.isInteger(pid) && !alive(pid))
+			fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+	}
+}
+
+/**
+ * Puts the finished, marked install `staged` at `dir` by renames only, so `dir` is always
+ * either the old install or the new one, never half of one. If another run placed the same
+ * install first, `staged` is dropped and that one kept.
+ */
+function placeInstall(staged, dir, wanted) {
+	if (markedAs(dir, wanted)) return fs.rmSync(staged, { recursive: true, force: true });
+	const old = `${dir}.old-${process.pid}`;
+	if (fs.existsSync(dir)) fs.renameSync(dir, old);
+	try {
+		fs.renameSync(staged, dir);
+	} catch (error) {
+		// Another run's install took the place between the two renames.
+		if (!markedAs(dir, wanted)) throw error;
+		fs.rmSync(staged, { recursive: true, force: true });
+	}
+	fs.rmSync(old, { recursive: true, force: true });
+}
+
 function install(version = N8N_VERSION) {
 	const pinned = pinnedFor(version);
 	const lock = path.join(pinned, 'package-lock.json');
@@ -77,27 +129,42 @@ function install(version = N8N_VERSION) {
 		throw new Error(
 			`n8n ${version} has no pinned install in ${path.relative(root, pinned)}/: make one with node scripts/e2e/lock.js ${version}`,
 		);
-	const p = paths(dirFor(version));
+	const dir = dirFor(version);
 	const wanted = markerFor(version);
-	if (fs.existsSync(p.marker) && fs.readFileSync(p.marker, 'utf8').trim() === wanted) return p;
+	if (markedAs(dir, wanted)) return paths(dir);
 	checkPlatform();
-	fs.rmSync(p.dir, { recursive: true, force: true });
-	fs.mkdirSync(p.dir, { recursive: true });
+	removeAbandoned(dir);
+	const staged = paths(stagingFor(dir));
+	fs.rmSync(staged.dir, { recursive: true, force: true });
+	fs.mkdirSync(staged.dir, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json'])
-		fs.copyFileSync(path.join(pinned, file), path.join(p.dir, file));
+		fs.copyFileSync(path.join(pinned, file), path.join(staged.dir, file));
 	const started = Date.now();
 	console.log(
-		`e2e: installing n8n ${version} into ${path.relative(root, p.dir)}/ from its lockfile (first use only)`,
+		`e2e: installing n8n ${version} into ${path.relative(root, staged.dir)}/ from its lockfile (first use only), then in place at ${path.relative(root, dir)}/`,
 	);
-	run(
-		'npm',
-		['ci', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-		{ cwd: p.dir },
-	);
-	rebuildSqlite(p);
-	fs.writeFileSync(p.marker, wanted);
+	try {
+		run(
+			'npm',
+			[
+				'ci',
+				'--legacy-peer-deps',
+				'--ignore-scripts',
+				'--no-audit',
+				'--no-fund',
+				'--loglevel=error',
+			],
+			{ cwd: staged.dir },
+		);
+		rebuildSqlite(staged);
+		fs.writeFileSync(staged.marker, wanted);
+		placeInstall(staged.dir, dir, wanted);
+	} catch (error) {
+		fs.rmSync(staged.dir, { recursive: true, force: true });
+		throw error;
+	}
 	console.log(`e2e: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-	return p;
+	return paths(dir);
 }
 
 module.exports = {
@@ -108,6 +175,9 @@ module.exports = {
 	markerFor,
 	rebuildSqlite,
 	checkPlatform,
+	placeInstall,
+	removeAbandoned,
+	stagingFor,
 	N8N_VERSION,
 };
 

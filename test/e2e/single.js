@@ -13,6 +13,8 @@
 //     deactivation removes the hook;
 //   - Execution Logic v2 (binaryMode combined): Create, Update and Download put their files
 //     into json._files.data, where n8n's Crypto node reads them (test/e2e/waiting.js);
+//   - the instant trigger at each version (manual registration, a signed delivery): 1.1 in an
+//     Execution Logic v2 workflow, 1 in a default-mode one, each one run with the document;
 //   - the approval example: a draft, n8n's Wait node resumed by the approve link (the PDF) or
 //     the refuse link (the draft deleted);
 //   - the editor in Chromium (unless skipped): a credential created and tested, each node's
@@ -30,12 +32,18 @@ const {
 	certificateWorkflow,
 	chatCredential,
 	combinedWorkflow,
+	instantWorkflow,
 	workflows,
 	credential,
 } = require('./workflows');
 const { payslipMapping, runAgentCheck, startChatStandIn } = require('./agent');
 const { runBrowser } = require('./browser');
-const { runApprovalCheck, runCertificateCheck, runCombinedCheck } = require('./waiting');
+const {
+	runApprovalCheck,
+	runCertificateCheck,
+	runCombinedCheck,
+	runInstantVersionsCheck,
+} = require('./waiting');
 const common = require('./common');
 
 async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep }) {
@@ -61,6 +69,18 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		combined: combinedWorkflow(sb),
 		approval: approvalWorkflow(sb),
 		certificate: certificateWorkflow(sb),
+		instantV2: instantWorkflow({
+			id: 'e2eInstantV2Combined',
+			webhookId: '2a7c4e9b-5d1f-4b3a-8c6e-0f9d2b4a6c8e',
+			typeVersion: 1.1,
+			binaryMode: 'combined',
+		}),
+		instantV1: instantWorkflow({
+			id: 'e2eInstantV1Default',
+			webhookId: '9e3b5d7f-1a2c-4e6a-b8d0-4c6e8a0b2d4f',
+			typeVersion: 1,
+			binaryMode: 'separate',
+		}),
 	};
 	let failed = false;
 	const record = (name, ok, detail) => {
@@ -151,6 +171,8 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		await n8n.cli(['publish:workflow', `--id=${flows.webhook.id}`]);
 		await n8n.cli(['publish:workflow', `--id=${flows.combined.id}`]);
 		await n8n.cli(['publish:workflow', `--id=${flows.approval.id}`]);
+		await n8n.cli(['publish:workflow', `--id=${flows.instantV2.id}`]);
+		await n8n.cli(['publish:workflow', `--id=${flows.instantV1.id}`]);
 
 		// ---- the server ----
 		sb.resetRequests();
@@ -243,6 +265,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		const t1 = Date.now();
 		await runCombinedCheck({ n8n, server, flow: flows.combined, check: record });
 		await runApprovalCheck({ n8n, server, sb, flow: flows.approval, check: record });
+		await runInstantVersionsCheck({ n8n, server, sb, flows, check: record });
 		console.log(`e2e: combined mode and approval in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
 
 		// ---- the editor in a browser ----

@@ -4,6 +4,8 @@
 //     Webhook node, each file in `json._files.data`, read by n8n's Crypto node (SHA-256);
 //   - the approval example: a draft, n8n's Wait node resumed by the approver's link, then the
 //     PDF (approved) or the draft deleted (refused);
+//   - the instant trigger at each version: 1.1 on Execution Logic v2, 1 in the default mode,
+//     a signed delivery starting one run whose item is the document;
 //   - the certificate example (`n8n execute`, its pinned people given by n8n's own nodes):
 //     n8n's Convert to File makes the logo file, Files Into Payload puts it into the payload,
 //     Image Options make a PNG.
@@ -151,4 +153,57 @@ async function runCertificateCheck({ n8n, sb, flow, check }) {
 	);
 }
 
-module.exports = { runApprovalCheck, runCertificateCheck, runCombinedCheck };
+/**
+ * The instant trigger at a version, in a workflow of a binary mode (`instantWorkflow`): one
+ * correctly signed delivery of a finished document to its Production URL. Answers the
+ * delivery's status, the runs n8n recorded, and the trigger's item in the run.
+ */
+async function instantRun({ n8n, server, sb, flow }) {
+	const trigger = flow.nodes[0];
+	const document = sb.webhooks.documentOf(
+		sb.createDocument({ status: 'success', meta: { order_id: trigger.name } }).id,
+	);
+	const delivered = await sb.webhooks.send(
+		`${n8n.url}/webhook/${trigger.webhookId}/webhook`,
+		document,
+	);
+	const run = await executionReaching(n8n, flow.id, new Set(), 'success');
+	const runs = await common.executionsOf(n8n, flow.id);
+	const item = run ? firstItem((await runDataOf(n8n, server, run.id)).runData, trigger.name) : {};
+	return { document, delivered, runs, item };
+}
+
+/**
+ * Each version of the instant trigger in the binary mode saved workflows hold it in: version
+ * 1.1 (new nodes) on Execution Logic v2, version 1 (workflows saved before) in the default
+ * mode. A signed delivery starts one successful run whose item is the document with its file.
+ */
+async function runInstantVersionsCheck({ n8n, server, sb, flows, check }) {
+	const cases = [
+		{ flow: flows.instantV2, file: (item) => item?.json?._files?.data, where: 'json._files.data' },
+		{ flow: flows.instantV1, file: (item) => item?.binary?.data, where: 'binary.data' },
+	];
+	for (const { flow, file, where } of cases) {
+		const { typeVersion } = flow.nodes[0];
+		const { document, delivered, runs, item } = await instantRun({ n8n, server, sb, flow });
+		const pdf = file(item);
+		check(
+			`instant trigger typeVersion ${typeVersion}, binaryMode ${flow.settings.binaryMode}: a signed delivery starts one successful run whose item is the document (its file in ${where})`,
+			delivered.status === 200 &&
+				runs.length === 1 &&
+				runs[0].status === 'success' &&
+				item?.json?.id === document.id &&
+				item?.json?.status === 'success' &&
+				item?.json?.deliveryId === delivered.id &&
+				pdf?.mimeType === 'application/pdf',
+			`delivery ${delivered.status}; ${runs.length} runs (${runs.map((r) => r.status).join(', ')}); item ${item?.json?.id === document.id ? 'is the document' : JSON.stringify(item?.json ?? null).slice(0, 200)}; file ${pdf?.mimeType}`,
+		);
+	}
+}
+
+module.exports = {
+	runApprovalCheck,
+	runCertificateCheck,
+	runCombinedCheck,
+	runInstantVersionsCheck,
+};

@@ -434,6 +434,35 @@ function combinedWorkflow(sb) {
 }
 
 /**
+ * The instant trigger alone, registered by hand (the service is not told), Download File on:
+ * `typeVersion` as the workflow saved it, `binaryMode` the workflow's (Execution Logic v2 is
+ * `combined`). Its run's one item is the delivered document with its file.
+ */
+function instantWorkflow({ id, webhookId, typeVersion, binaryMode }) {
+	const name = `Instant ${typeVersion}`;
+	return {
+		...workflow(
+			id,
+			`E2E: instant trigger ${typeVersion}, binaryMode ${binaryMode}`,
+			[
+				{
+					id: `${id}-trigger`,
+					name,
+					type: `${PACKAGE}.documentGenerationWebhookTrigger`,
+					typeVersion,
+					position: [0, 0],
+					webhookId,
+					parameters: { events: ['success'], registration: 'manual', download: true },
+					credentials,
+				},
+			],
+			{},
+		),
+		settings: { executionOrder: 'v1', binaryMode },
+	};
+}
+
+/**
  * The approval example as a user starts it from their own system: its Manual Trigger becomes
  * n8n's Webhook node (the invoice in the request's body), the invoice template picked.
  */
@@ -600,6 +629,7 @@ module.exports = {
 	approvalWorkflow,
 	certificateWorkflow,
 	combinedWorkflow,
+	instantWorkflow,
 	chatCredential,
 	workflows,
 	queueWorkflows,

@@ -62,3 +62,29 @@ export async function logged(
 	await until(() => sb.requests.filter(match).length >= n);
 	return sb.requests.filter(match)[n - 1];
 }
+
+/** How long the links of a run whose first link is made to expire live (the sandbox's TTL). */
+const LINK_TTL_MS = 60_000;
+
+/**
+ * Runs `start` with its first file request handled after its link has expired; the fresh
+ * link that follows is used within its life. A link signed at t lives until at least t + TTL
+ * and, because the signing date has whole seconds, less than t + TTL + 1 s. The first file
+ * request is held (a delay fault) and, once it is in the sandbox's log, the sandbox's clock
+ * moves TTL + 1.1 s on: the held request is handled after its link's end whatever the instant
+ * of signing, and the fresh link has a full minute. (The log is read every 5 ms, long before
+ * the hold ends: timers run in the order they are due.) The clock is moved back after the
+ * run, so the other tests see the sandbox on the host's time.
+ */
+export async function withFirstLinkExpired<T>(sb: Sandbox, start: () => Promise<T>): Promise<T> {
+	sb.setOptions({ downloadTtlMs: LINK_TTL_MS });
+	sb.faults.add({ type: 'delay', delayMs: 1000, method: 'GET', path: '/files/', times: 1 });
+	const running = start();
+	await logged(sb, (r) => r.path.startsWith('/files/'));
+	sb.clock.advance(LINK_TTL_MS + 1100);
+	try {
+		return await running;
+	} finally {
+		sb.clock.set(sb.clock.now() - (LINK_TTL_MS + 1100));
+	}
+}

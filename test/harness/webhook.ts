@@ -2,8 +2,8 @@
 /**
  * The webhook trigger as n8n drives it: its lifecycle methods (checkExists, create, delete)
  * through n8n-core's HookContext, and each real HTTP delivery through n8n-core's
- * WebhookContext. A local HTTP server stands where n8n's webhook endpoint is: it keeps the
- * raw body (as n8n does for webhooks), calls the node's `webhook()`, answers the way n8n does
+ * WebhookContext. A local HTTP server stands where n8n's webhook endpoint is: it reads the
+ * raw body when n8n does (every delivery at version 1; above it the types n8n parses), calls the node's `webhook()`, answers the way n8n does
  * for `responseMode: onReceived`, and records every execution the node started.
  */
 import * as http from 'http';
@@ -27,6 +27,8 @@ export interface WebhookTriggerParams {
 	staticData?: IDataObject;
 	/** The workflow's id (default: a new one per trigger); two triggers with one id share memory. */
 	workflowId?: string;
+	/** The node's version as the workflow saved it (default 1). */
+	typeVersion?: number;
 }
 
 export interface Received {
@@ -79,17 +81,55 @@ function expressLike(res: http.ServerResponse, entry: Received) {
 	return shim;
 }
 
+/** The content types n8n's webhook server parses before a node above version 1 runs. */
+function parsedAboveVersion1(contentType: string | undefined): boolean {
+	const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
+	return (
+		type === 'application/json' ||
+		type === 'text/plain' ||
+		type === 'application/x-www-form-urlencoded' ||
+		type.endsWith('/xml') ||
+		type.endsWith('+xml')
+	);
+}
+
+/**
+ * The request as n8n's webhook server hands it to the node: the body read before the node runs
+ * (`rawBody`, and `body` parsed from JSON) for every content type at version 1, and above it
+ * only for the types n8n parses; `readRawBody`, n8n's reader, is there in every case.
+ */
+function requestAsN8nGivesIt(req: http.IncomingMessage, bytes: Buffer, typeVersion: number) {
+	const request = Object.assign(req, {
+		body: {} as unknown,
+		rawBody: undefined as Buffer | undefined,
+		query: {},
+		params: {},
+		readRawBody: async () => {
+			request.rawBody ??= bytes;
+		},
+	});
+	if (typeVersion > 1 && !parsedAboveVersion1(req.headers['content-type'])) return request;
+	request.rawBody = bytes;
+	try {
+		request.body = bytes.length ? JSON.parse(bytes.toString('utf8')) : {};
+	} catch {
+		request.body = {};
+	}
+	return request;
+}
+
 /** Each trigger is a workflow of its own: what the node keeps in its process stays its own. */
 let triggersMade = 0;
 
 export async function createWebhookTrigger(params: WebhookTriggerParams): Promise<WebhookTrigger> {
+	const typeVersion = params.typeVersion ?? 1;
 	const trigger = await startTrigger({
 		id: params.workflowId ?? `harness-webhook-workflow-${++triggersMade}`,
 		node: {
 			id: 'webhook-trigger-under-test',
 			name: 'Webhook Trigger',
 			type: 'documentGenerationWebhookTrigger',
-			typeVersion: 1,
+			typeVersion,
 			webhookId: '5f0d6b8e-1c2a-4e5f-9a7b-3c4d5e6f7a8b',
 			parameters: structuredClone(params.parameters),
 		},
@@ -97,7 +137,7 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 		staticData: params.staticData,
 	});
 	const { workflow, node: wfNode } = trigger;
-	const nodeType = workflow.nodeTypes.getByNameAndVersion(wfNode.type, 1);
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(wfNode.type, typeVersion);
 	const description = nodeType.description.webhooks![0];
 	const received: Received[] = [];
 
@@ -122,14 +162,7 @@ export async function createWebhookTrigger(params: WebhookTriggerParams): Promis
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
-			const rawBody = Buffer.concat(chunks);
-			let body: unknown = {};
-			try {
-				body = rawBody.length ? JSON.parse(rawBody.toString('utf8')) : {};
-			} catch {
-				body = {};
-			}
-			const request = Object.assign(req, { body, rawBody, query: {}, params: {} });
+			const request = requestAsN8nGivesIt(req, Buffer.concat(chunks), typeVersion);
 			const entry: Received = { status: 0, body: '' };
 			received.push(entry);
 			const response = expressLike(res, entry);

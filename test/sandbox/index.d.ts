@@ -115,6 +115,8 @@ export interface DeliveryOptions {
 	rawBody?: string;
 	/** changes the body after it was signed */
 	tamper?: (body: string) => string;
+	/** Headers sent besides the signature's (`content-type` replaces `application/json`). */
+	headers?: Record<string, string>;
 }
 
 export const DEFAULT_WEBHOOK_SECRET: string;

@@ -50,7 +50,8 @@ function createWebhooks({ store, random, clock, options }) {
 
 	/**
 	 * A delivery: signed unless told otherwise. `tamper` changes the body after signing;
-	 * `rawBody` replaces the body (a quota warning's, say).
+	 * `rawBody` replaces the body (a quota warning's, say); `headers` are sent besides the
+	 * signature's (a `content-type` replaces `application/json`).
 	 */
 	async function send(url, document, opts = {}) {
 		const body = opts.rawBody ?? JSON.stringify({ document });
@@ -62,7 +63,7 @@ function createWebhooks({ store, random, clock, options }) {
 		const timestamp = String(
 			opts.timestamp ?? Math.floor(clock.now() / 1000) + (opts.ageSeconds ? -opts.ageSeconds : 0),
 		);
-		const headers = {};
+		const headers = { ...opts.headers };
 		if (!opts.unsigned) {
 			headers['svix-id'] = id;
 			headers['svix-timestamp'] = timestamp;

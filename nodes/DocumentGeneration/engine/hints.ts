@@ -11,6 +11,9 @@ import type { ItemError } from '../../shared/helpers/items';
 export const QUEUE_HINT_MS = 5_000;
 
 export interface BatchFacts {
+	/** The documents the run wrote or waited for. */
+	documents: number;
+	/** The input items they were made from (more than `documents` when items were grouped). */
 	items: number;
 	/** How long each success was seen pending in the service's queue (ms). */
 	queueTimes: number[];
@@ -23,6 +26,18 @@ export interface BatchFacts {
 	quotaFailures: number;
 }
 
+/** What the run counts: an item each, or a document each when items were grouped. */
+function unitOf(facts: Pick<BatchFacts, 'documents' | 'items'>): 'item' | 'document' {
+	return facts.documents === facts.items ? 'item' : 'document';
+}
+
+/** The run's size in words: its items, or its documents when items were grouped into them. */
+export function batchSize(facts: Pick<BatchFacts, 'documents' | 'items'>): string {
+	const { documents, items } = facts;
+	if (unitOf(facts) === 'item') return `${items} item${items === 1 ? '' : 's'}`;
+	return `${documents} document${documents === 1 ? '' : 's'} from ${items} items`;
+}
+
 /** Execution hints on the node about the service's queue and quota during this run. */
 export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
 	if (typeof ctx.addExecutionHints !== 'function') return;
@@ -33,13 +48,13 @@ export function reportBatch(ctx: IExecuteFunctions, facts: BatchFacts): void {
 		ctx.addExecutionHints({
 			type: 'info',
 			location: 'outputPane',
-			message: `${facts.items} items: ${queued} document${queued === 1 ? '' : 's'} waited up to ${wholeSeconds(slowest)} in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.`,
+			message: `${batchSize(facts)}: ${queued} document${queued === 1 ? '' : 's'} waited up to ${wholeSeconds(slowest)} in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now ${facts.timeoutSeconds} s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.`,
 		});
 	}
 	if (facts.quota || facts.quotaFailures) {
 		const what = [
 			facts.quota &&
-				`${facts.notSent} item${facts.notSent === 1 ? ' was' : 's were'} not sent after the service refused one`,
+				`${facts.notSent} ${unitOf(facts)}${facts.notSent === 1 ? ' was' : 's were'} not sent after the service refused one`,
 			facts.quotaFailures &&
 				`${facts.quotaFailures} document${facts.quotaFailures === 1 ? '' : 's'} failed with "Quota exceeded"`,
 		].filter(Boolean);

@@ -85,7 +85,8 @@ async function plan(ctx: IExecuteFunctions, run: Run, memory?: RunMemory): Promi
 function report(ctx: IExecuteFunctions, run: Run, first?: GenerationRequest): void {
 	const requested = run.requested;
 	reportBatch(ctx, {
-		items: requested.length,
+		documents: requested.length,
+		items: requested.reduce((sum, record) => sum + record.members.length, 0),
 		timeoutSeconds: first?.timeoutSeconds ?? NO_WAIT.timeoutSeconds,
 		...run.facts,
 	});

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { downloadToBinary } from '../../shared/download';
+import { downloadToBinary, withLinkOf } from '../../shared/download';
 import { isFinished } from '../../shared/helpers/document';
 import { CONCURRENCY, createLimiter } from '../../shared/helpers/items';
 import { isQuotaFailure } from './generationErrors';
@@ -63,11 +63,13 @@ class Waiting {
 		if (this.run.stop.signal.aborted) return;
 		const { request } = record;
 		try {
-			const data = await downloadToBinary(this.ctx, result.card, record.index, {
+			const file = await downloadToBinary(this.ctx, result.card, record.index, {
 				fetchedAt: result.fetchedAt,
 				maxFileBytes: request.maxFileBytes,
 			});
-			record.binary = { [request.binaryPropertyName]: data };
+			record.binary = { [request.binaryPropertyName]: file.binary };
+			// A link renewed for the download is the one the output hands on.
+			record.finished = withLinkOf(result.card, file);
 		} catch (error) {
 			this.run.fail(record.index, error);
 		}

@@ -234,6 +234,35 @@ describe('deliveries with a signing secret', () => {
 	});
 });
 
+describe('the body n8n reads before the trigger, by version', () => {
+	// n8n reads a webhook's body before a node of version 1 runs whatever its type, and above
+	// version 1 only for the types it parses (JSON, text, form, XML); the harness does the same.
+	test.each([
+		[1, 'application/json'],
+		[1, 'application/octet-stream'],
+		[1.1, 'application/json'],
+		[1.1, 'application/octet-stream'],
+	])(
+		'version %s, a signed delivery sent as %s: checked over its raw bytes, one run',
+		async (typeVersion, contentType) => {
+			byHandOnly();
+			const t = await fx.createTrigger({
+				parameters: { events: ['success'], registration: 'manual' },
+				credentials: withSecret(),
+				typeVersion,
+			});
+			const document = deliverable();
+			const delivery = await sb.webhooks.send(t.url, document, {
+				headers: { 'content-type': contentType },
+			});
+			expect(delivery.status).toBe(200);
+			expect(t.executions().map((items) => items.map((item) => item.json.id))).toEqual([
+				[document.id],
+			]);
+		},
+	);
+});
+
 describe('deliveries without a signing secret', () => {
 	test('the body is not trusted: the document is read back with the key, and its real status decides', async () => {
 		const t = await activated({ events: ['success'] }, credentialsFor(sb));

@@ -18,7 +18,7 @@ import {
 	run,
 	templateId,
 } from '../DocumentGeneration/helpers';
-import { logged, statusFault } from '../../harness/fixtures';
+import { statusFault, withFirstLinkExpired } from '../../harness/fixtures';
 
 const sb = useSandbox(
 	{ pendingMs: 20, generatingMs: 80 },
@@ -35,29 +35,6 @@ const download = (extra: IDataObject = {}) => ({
 	documentId: byId('={{ $json.id }}'),
 	...extra,
 });
-/**
- * Runs `start` with its first file request handled after its link has expired; the fresh
- * link that follows is used within its life. A link signed at t lives until at least t + TTL
- * and, because the signing date has whole seconds, less than t + TTL + 1 s. The first file
- * request is held (a delay fault) and, once it is in the sandbox's log, the sandbox's clock
- * moves TTL + 1.1 s on: the held request is handled after its link's end whatever the instant
- * of signing, and the fresh link has a full minute. (The log is read every 5 ms, long before
- * the hold ends: timers run in the order they are due.) The clock is moved back after the
- * run, so the file's other tests see the sandbox on the host's time.
- */
-const LINK_TTL_MS = 60_000;
-async function withFirstLinkExpired<T>(start: () => Promise<T>): Promise<T> {
-	sb.setOptions({ downloadTtlMs: LINK_TTL_MS });
-	sb.faults.add({ type: 'delay', delayMs: 1000, method: 'GET', path: '/files/', times: 1 });
-	const running = start();
-	await logged(sb, (r) => r.path.startsWith('/files/'));
-	sb.clock.advance(LINK_TTL_MS + 1100);
-	try {
-		return await running;
-	} finally {
-		sb.clock.set(sb.clock.now() - (LINK_TTL_MS + 1100));
-	}
-}
 /** Downloads a document the sandbox has finished: the document, and the run. */
 const downloadFinished = async () => {
 	const doc = sb.createDocument({ status: 'success' });
@@ -142,7 +119,7 @@ describe('download operation', () => {
 	});
 
 	test('an expired link (403): the card is fetched again and the download tried once more', async () => {
-		const { result } = await withFirstLinkExpired(downloadFinished);
+		const { result } = await withFirstLinkExpired(sb, downloadFinished);
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => `${r.path.startsWith('/files/') ? 'file' : 'card'} ${r.status}`),
@@ -154,6 +131,8 @@ describe('download operation', () => {
 		expect(
 			(await getBinaryBuffer(result.items[0].binary!.data)).subarray(0, 5).toString('latin1'),
 		).toBe(PDF);
+		// The item hands on the renewed link, not the expired one.
+		expect(new URL(String(result.items[0].json.download_url)).search.slice(1)).toBe(fresh.rawQuery);
 	});
 
 	test('a link refused twice: a clear error, nothing more is tried', async () => {
@@ -291,7 +270,7 @@ describe('create with download', () => {
 	});
 
 	test('an expired link: renewed once, the file arrives', async () => {
-		const result = await withFirstLinkExpired(() => run(sb, create(), [{ n: 1 }]));
+		const result = await withFirstLinkExpired(sb, () => run(sb, create(), [{ n: 1 }]));
 		expect(result.error).toBeUndefined();
 		expect(
 			sb.requests.map((r) => (r.path.startsWith('/files/') ? `file ${r.status}` : r.method)),

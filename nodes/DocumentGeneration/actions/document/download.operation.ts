@@ -9,7 +9,7 @@ import {
 	parseBinaryPropertyName,
 	parseMaxFileSize,
 } from '../../../shared/helpers/parse';
-import { downloadToBinary } from '../../../shared/download';
+import { downloadToBinary, withLinkOf } from '../../../shared/download';
 import { getDocumentCard } from '../../../shared/transport';
 import { readDocumentId } from '../ids';
 
@@ -40,9 +40,13 @@ export const execute = perItem(
 	async (ctx, { id, field, maxFileBytes }, i) => {
 		// A fresh card right before the download: its download_url is new.
 		const card = await getDocumentCard(ctx, id, { itemIndex: i });
-		const binary = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now(), maxFileBytes });
+		const file = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now(), maxFileBytes });
 		return [
-			{ json: normalizeDocument(card), binary: { [field]: binary }, pairedItem: { item: i } },
+			{
+				json: normalizeDocument(withLinkOf(card, file)),
+				binary: { [field]: file.binary },
+				pairedItem: { item: i },
+			},
 		];
 	},
 	CONCURRENCY,
