@@ -48,11 +48,13 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 			dark: 'file:../../icons/documentGeneration.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1: n8n 2.x evaluates `$parameter["options"]["binaryData"]` before every webhook node
+		// 2: n8n 2.x evaluates `$parameter["options"]["binaryData"]` before every webhook node
 		// of version 1 runs, which throws in a workflow on Execution Logic v2 (binaryMode
-		// combined). Parameters and behaviour are the same in both versions.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// combined). Parameters and behaviour are the same in both versions. A whole number:
+		// n8n before 2.33 stores a package's newest node version in an integer column, and on
+		// PostgreSQL or MySQL refuses to install a package whose newest is 1.1.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: SUBTITLE,
 		description:
 			'Starts the workflow the moment a document finishes generating (instant, by webhook)',

@@ -13,7 +13,7 @@
 //     deactivation removes the hook;
 //   - Execution Logic v2 (binaryMode combined): Create, Update and Download put their files
 //     into json._files.data, where n8n's Crypto node reads them (test/e2e/waiting.js);
-//   - the instant trigger at each version (manual registration, a signed delivery): 1.1 in an
+//   - the instant trigger at each version (manual registration, a signed delivery): 2 in an
 //     Execution Logic v2 workflow, 1 in a default-mode one, each one run with the document;
 //   - the approval example: a draft, n8n's Wait node resumed by the approve link (the PDF) or
 //     the refuse link (the draft deleted);
@@ -72,7 +72,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		instantV2: instantWorkflow({
 			id: 'e2eInstantV2Combined',
 			webhookId: '2a7c4e9b-5d1f-4b3a-8c6e-0f9d2b4a6c8e',
-			typeVersion: 1.1,
+			typeVersion: 2,
 			binaryMode: 'combined',
 		}),
 		instantV1: instantWorkflow({

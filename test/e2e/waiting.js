@@ -4,7 +4,7 @@
 //     Webhook node, each file in `json._files.data`, read by n8n's Crypto node (SHA-256);
 //   - the approval example: a draft, n8n's Wait node resumed by the approver's link, then the
 //     PDF (approved) or the draft deleted (refused);
-//   - the instant trigger at each version: 1.1 on Execution Logic v2, 1 in the default mode,
+//   - the instant trigger at each version: 2 on Execution Logic v2, 1 in the default mode,
 //     a signed delivery starting one run whose item is the document;
 //   - the certificate example (`n8n execute`, its pinned people given by n8n's own nodes):
 //     n8n's Convert to File makes the logo file, Files Into Payload puts it into the payload,
@@ -175,7 +175,7 @@ async function instantRun({ n8n, server, sb, flow }) {
 
 /**
  * Each version of the instant trigger in the binary mode saved workflows hold it in: version
- * 1.1 (new nodes) on Execution Logic v2, version 1 (workflows saved before) in the default
+ * 2 (new nodes) on Execution Logic v2, version 1 (workflows saved before) in the default
  * mode. A signed delivery starts one successful run whose item is the document with its file.
  */
 async function runInstantVersionsCheck({ n8n, server, sb, flows, check }) {

@@ -32,7 +32,7 @@ import { T0 } from './DocumentGenerationTrigger/helpers';
 const RELEASED: Record<string, number[]> = {
 	documentGeneration: [1],
 	documentGenerationTrigger: [1],
-	documentGenerationWebhookTrigger: [1, 1.1],
+	documentGenerationWebhookTrigger: [1, 2],
 };
 
 const released = Object.entries(RELEASED).flatMap(([name, versions]) =>

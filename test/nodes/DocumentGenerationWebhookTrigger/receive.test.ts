@@ -240,8 +240,8 @@ describe('the body n8n reads before the trigger, by version', () => {
 	test.each([
 		[1, 'application/json'],
 		[1, 'application/octet-stream'],
-		[1.1, 'application/json'],
-		[1.1, 'application/octet-stream'],
+		[2, 'application/json'],
+		[2, 'application/octet-stream'],
 	])(
 		'version %s, a signed delivery sent as %s: checked over its raw bytes, one run',
 		async (typeVersion, contentType) => {
