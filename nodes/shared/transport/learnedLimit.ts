@@ -10,9 +10,7 @@
  *   to it as a sliding window of its own requests. The reopening is the one the service named
  *   (`Retry-After`, a reset), or the first probe that passed. A window that reopens whole is
  *   met by a burst of its count when it reopens; a bucket that refills token by token, by an
- *   even trickle (its requests leave the span as they came). Refused again without a named
- *   reopening, a limit learned from a burst is taken to reopen where its span ends (no probe
- *   before); one learned from a trickle is probed by the backoff.
+ *   even trickle (its requests leave the span as they came).
  * - **A share.** Paces that share the account (other processes, other executions) each learn
  *   what passed for them. One refused where it expected the limit to reopen, with nothing
  *   passed since (the others took it), halves its rate.
@@ -38,11 +36,10 @@ const MAX_COUNTED = 10_000;
 /** The least time between two rises of the count, and between tries beyond it after a refusal. */
 export const GROWTH_MS = 10_000;
 
-/** An episode that ended: what passed in it, and when the first and the last of them started. */
+/** An episode that ended: what passed in it, and when the first of them started. */
 interface Episode {
 	count: number;
 	firstPass: number;
-	lastPass: number;
 }
 
 export class LearnedLimit {
@@ -59,11 +56,6 @@ export class LearnedLimit {
 	private passes = 0;
 
 	private firstPass: number | undefined;
-
-	private lastPass = 0;
-
-	/** The learned episode's passes came in a burst (in its first half): a window reopens whole. */
-	private bursty = false;
 
 	/** An episode that ended without a named reopening, until a probe passes. */
 	private pending: Episode | undefined;
@@ -111,7 +103,6 @@ export class LearnedLimit {
 		if (startedAt < this.endedAt) return;
 		this.passes++;
 		this.firstPass ??= startedAt;
-		this.lastPass = Math.max(this.lastPass, startedAt);
 	}
 
 	/**
@@ -119,38 +110,13 @@ export class LearnedLimit {
 	 * it ended the episode under way (it was sent after the last refusal was known);
 	 * `reopensAt`: when the service said the limit reopens, if it did; `expected`: the pace
 	 * had waited for a reopening it knew of (one the service named, or its learned span).
-	 * Answers where the learned span says the limit reopens, when the service named none.
 	 */
-	refused(
-		now: number,
-		startedAt: number,
-		episode: boolean,
-		reopensAt?: number,
-		expected = false,
-	): number | undefined {
+	refused(now: number, startedAt: number, episode: boolean, reopensAt?: number, expected = false) {
 		this.uncount(startedAt);
 		if (this.beyond === startedAt) this.refusedBeyond(startedAt);
-		if (!episode) return undefined;
-		const predicted = this.reopeningOf(now);
-		this.endEpisode(now, reopensAt, expected);
-		return predicted;
-	}
-
-	/**
-	 * Where the learned span says the episode under way reopens, when the limit reopens whole
-	 * (its learned episode was a burst) and this one was refused early in its span; a bucket
-	 * that refills a token at a time reopens sooner than that.
-	 */
-	private reopeningOf(now: number): number | undefined {
-		if (!this.limit || !this.bursty || this.firstPass === undefined) return undefined;
-		if (now - this.firstPass > this.limit.spanMs / 2) return undefined;
-		return this.firstPass + this.limit.spanMs;
-	}
-
-	/** The episode under way ended at `now`: what it tells of the limit is learned. */
-	private endEpisode(now: number, reopensAt: number | undefined, expected: boolean): void {
+		if (!episode) return;
 		if (this.passes > 0 && this.firstPass !== undefined) {
-			const ended = { count: this.passes, firstPass: this.firstPass, lastPass: this.lastPass };
+			const ended = { count: this.passes, firstPass: this.firstPass };
 			if (reopensAt !== undefined) this.learn(ended, reopensAt);
 			else this.pending = ended;
 		} else if (expected) this.halve();
@@ -170,7 +136,6 @@ export class LearnedLimit {
 	private learn(ended: Episode, reopensAt: number): void {
 		const spanMs = Math.min(MAX_SPAN_MS, Math.max(1, reopensAt - ended.firstPass));
 		this.limit = { count: ended.count, spanMs };
-		this.bursty = ended.lastPass - ended.firstPass <= spanMs / 2;
 	}
 
 	/** Half the rate: half the count, or twice the span once the count is one. */

@@ -200,13 +200,12 @@ export class Pace {
 		const fresh = startedAt >= this.lastLimitAt;
 		this.stats.limited++;
 		this.lastLimitAt = now;
-		let predicted: number | undefined;
 		if (fresh) {
 			this.stats.episodes++;
 			// Refused where a reopening was expected: one the service named, or the learned span's.
 			const expected = this.holdAsked !== undefined || !this.backoff.searching;
 			const reopensAt = retryAfterMs === undefined ? undefined : now + retryAfterMs;
-			predicted = this.learned.refused(now, startedAt, true, reopensAt, expected);
+			this.learned.refused(now, startedAt, true, reopensAt, expected);
 			this.window = Math.max(1, Math.floor(this.window / 2));
 			this.probing = true;
 		} else this.learned.refused(now, startedAt, false);
@@ -214,8 +213,7 @@ export class Pace {
 			this.stats.longestAskedMs = Math.max(this.stats.longestAskedMs, retryAfterMs);
 			this.hold(now, now + retryAfterMs, true);
 		} else if (fresh) {
-			// Without Retry-After: to where the learned span reopens, else the backoff's probe.
-			this.hold(now, predicted ?? now + this.backoff.next(now, this.clock), false);
+			this.hold(now, now + this.backoff.next(now, this.clock), false);
 		}
 	}
 

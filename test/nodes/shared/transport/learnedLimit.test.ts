@@ -168,28 +168,3 @@ describe('probing back up', () => {
 		expect(idle.current?.count).toBe(5);
 	});
 });
-
-describe('where the limit reopens without Retry-After', () => {
-	test('a limit learned from a burst: refused early in a span, it reopens where the span ends', () => {
-		const limit = learned(10, 5000);
-		pass(limit, T + 5000, 10);
-		limit.started(T + 5100);
-		expect(limit.refused(T + 5120, T + 5100, true)).toBe(T + 10_000);
-	});
-
-	test('refused late in the span, or on a limit learned from a trickle: no reopening foretold', () => {
-		const late = learned(10, 5000);
-		pass(late, T + 5000, 1);
-		late.started(T + 8000);
-		expect(late.refused(T + 8010, T + 8000, true)).toBeUndefined();
-
-		const trickle = new LearnedLimit();
-		for (let i = 0; i < 10; i++) pass(trickle, T + 400 * i, 1);
-		trickle.started(T + 4000);
-		trickle.refused(T + 4010, T + 4000, true, T + 5000);
-		expect(trickle.current).toEqual({ count: 10, spanMs: 5000 });
-		pass(trickle, T + 5000, 1);
-		trickle.started(T + 5100);
-		expect(trickle.refused(T + 5110, T + 5100, true)).toBeUndefined();
-	});
-});
