@@ -57,6 +57,10 @@ export default {
 		'.jest-compat-*.json',
 	],
 	tempDirName: '.stryker-tmp',
+	// A run again after adding tests reruns only the mutants those tests reach (and those whose
+	// code or tests changed); `--force` runs every mutant.
+	incremental: true,
+	incrementalFile: 'reports/mutation/stryker-incremental.json',
 	reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
 	htmlReporter: { fileName: 'reports/mutation/index.html' },
 	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
