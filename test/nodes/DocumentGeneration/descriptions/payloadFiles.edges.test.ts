@@ -1,12 +1,11 @@
 /**
  * The edges of Files Into Payload that mutation testing found unpinned: MIME types as other
  * programs write them, a file of exactly the bound (engine, against the sandbox), and the
- * rows and the run's budget (the pure readers).
+ * rows (the pure readers).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	FileBudget,
 	readFileRows,
 	withFiles,
 } from '../../../../nodes/DocumentGeneration/descriptions/payloadFiles';
@@ -84,15 +83,6 @@ describe('readFileRows', () => {
 		expect(() => readFileRows(rows({ path: 'signature', binaryPropertyName: ' ' }))).toThrow(
 			'Files Into Payload → file 2 has no Input Binary Field',
 		);
-	});
-});
-
-describe('FileBudget', () => {
-	test('takes up to its bound exactly, then refuses', () => {
-		const budget = new FileBudget(10);
-		budget.take(4);
-		budget.take(6);
-		expect(() => budget.take(1)).toThrow(/input files of this run are more than the 256\.0 MB/);
 	});
 });
 
