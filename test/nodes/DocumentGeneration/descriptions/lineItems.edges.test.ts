@@ -110,3 +110,42 @@ test('with Continue On Fail an item whose Group By is refused is an error of its
 	expect(result.items[1].json.error).toMatch(/Group By value is empty/);
 	expect(sentLines()).toEqual([[{ product: 'Pens' }, { product: 'Paper' }]]);
 });
+
+test.each([
+	['an empty JSON line', { line: '={{ {} }}' }, /Give each item a line as one JSON object/],
+	[
+		'Fields without a row',
+		{ lineMode: 'fields', lineFields: { values: [] } },
+		/Map at least one value of each line/,
+	],
+])(
+	'%s is refused as an empty line, naming its item; nothing is sent',
+	async (_name, extra, hint) => {
+		const result = await run(sb, grouped(extra), [{ order: 'A', product: 'Pens' }]);
+		expect(result.error?.message).toMatch(/The line is empty \(item 1\)/);
+		expect(result.error?.description).toMatch(hint);
+		expect(creates(sb)).toHaveLength(0);
+	},
+);
+
+test('a Line Items Path of spaces is refused; one with spaces around is trimmed', async () => {
+	const rows = [{ order: 'A', product: 'Pens' }];
+	const blank = await run(sb, grouped({ linesPath: '  ' }), rows);
+	expect(blank.error?.message).toMatch(/The Line Items Path is empty/);
+	expect(blank.error?.description).toMatch(/e\.g\. lines/);
+	expect(creates(sb)).toHaveLength(0);
+	const padded = await run(sb, grouped({ linesPath: ' lines ' }), rows);
+	expect(padded.error).toBeUndefined();
+	expect(sentLines()).toEqual([[{ product: 'Pens' }]]);
+});
+
+test('One per Item (the default) adds no lines: each item is its own document', async () => {
+	const rows = [
+		{ order: 'A', product: 'Pens' },
+		{ order: 'A', product: 'Ink' },
+	];
+	const result = await run(sb, grouped({ grouping: 'perItem' }), rows);
+	expect(result.error).toBeUndefined();
+	expect(creates(sb)).toHaveLength(2);
+	expect(sentLines()).toEqual([undefined, undefined]);
+});
