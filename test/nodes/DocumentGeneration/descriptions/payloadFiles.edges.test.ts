@@ -34,6 +34,7 @@ async function sentUri(mimeType: string, bytes = BYTES): Promise<unknown> {
 test.each([
 	['IMAGE/PNG', 'image/png'],
 	['Image/SVG+XML; charset=UTF-8', 'image/svg+xml'],
+	['image/png ; q=1', 'image/png'],
 	['image/vnd.microsoft.icon', 'image/vnd.microsoft.icon'],
 	['png', 'application/octet-stream'],
 	['image/png/x', 'application/octet-stream'],
@@ -83,6 +84,14 @@ describe('readFileRows', () => {
 		expect(() => readFileRows(rows({ path: 'signature', binaryPropertyName: ' ' }))).toThrow(
 			'Files Into Payload → file 2 has no Input Binary Field',
 		);
+		const refusal = (() => {
+			try {
+				readFileRows(rows({ path: 'signature' }));
+			} catch (error) {
+				return error as { hint: string };
+			}
+		})();
+		expect(refusal?.hint).toMatch(/the name of the input file \(e\.g\. data\)/);
 	});
 });
 
