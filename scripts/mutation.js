@@ -8,7 +8,8 @@
  * `--exclude <file>` leaves a file out of the list; `--tests <folder or file>` (repeatable)
  * runs only those tests: quicker to look at one file's survivors, but a mutant only other
  * tests kill shows as surviving, so the score to report comes from a run with every test.
- * Any other `--option value` goes to stryker as it is (`--concurrency 2`). The report is in
+ * `--force` (every mutant again, not only those new tests reach) and any other
+ * `--option value` go to stryker as they are (`--concurrency 2`). The report is in
  * reports/mutation/ (index.html, mutation.json). */
 'use strict';
 const fs = require('fs');
@@ -41,6 +42,7 @@ for (let i = 0; i < args.length; i++) {
 	if (arg === '--since') since = value();
 	else if (arg === '--exclude') excluded.add(path.normalize(value()));
 	else if (arg === '--tests') tests.push(path.normalize(value()));
+	else if (arg === '--force') passThrough.push(arg);
 	else if (arg.startsWith('--')) passThrough.push(arg, value());
 	else files.push(path.normalize(arg));
 }
