@@ -7,6 +7,7 @@ import {
 	sizeText,
 	withValueAt,
 } from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
+import { FileBudget } from '../../../../nodes/DocumentGeneration/descriptions/payloadFiles';
 
 test('sizes change unit at exactly 1 KB and 1 MB', () => {
 	expect(sizeText(0)).toBe('0 bytes');
@@ -51,4 +52,16 @@ test('the value replaces what stood at the path; the objects on the way keep the
 	// An inherited key on the way is not the payload's: a new object is made there.
 	const inherited = Object.create({ a: 'inherited' }) as Record<string, unknown>;
 	expect(withValueAt(inherited, 'a.b', 1, 'file')).toEqual({ a: { b: 1 } });
+});
+
+test('a run past its file budget says how to send less', () => {
+	const budget = new FileBudget(1);
+	const refusal = (() => {
+		try {
+			budget.take(2);
+		} catch (error) {
+			return error as { hint: string };
+		}
+	})();
+	expect(refusal?.hint).toMatch(/Send fewer items per run \(Loop Over Items/);
 });
