@@ -90,6 +90,7 @@ describe('readFileRows', () => {
 			} catch (error) {
 				return error as { hint: string };
 			}
+			return undefined;
 		})();
 		expect(refusal?.hint).toMatch(/the name of the input file \(e\.g\. data\)/);
 	});

@@ -2,6 +2,8 @@
  * The edges of payloadParts that mutation testing found unpinned: sizes at each unit's
  * threshold, the hint of a refused path, and what a path replaces or keeps. Pure.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	PAYLOAD_BOUNDS,
 	sizeText,
@@ -50,7 +52,7 @@ test('the value replaces what stood at the path; the objects on the way keep the
 	});
 	expect(payload).toEqual({ a: { b: { old: 1 }, keep: true }, top: 'x' });
 	// An inherited key on the way is not the payload's: a new object is made there.
-	const inherited = Object.create({ a: 'inherited' }) as Record<string, unknown>;
+	const inherited = Object.create({ a: 'inherited' }) as IDataObject;
 	expect(withValueAt(inherited, 'a.b', 1, 'file')).toEqual({ a: { b: 1 } });
 });
 
@@ -62,6 +64,7 @@ test('a run past its file budget says how to send less', () => {
 		} catch (error) {
 			return error as { hint: string };
 		}
+		return undefined;
 	})();
 	expect(refusal?.hint).toMatch(/Send fewer items per run \(Loop Over Items/);
 });
