@@ -37,6 +37,8 @@ test.each([
 	['no Z', '20261126T100000X'],
 	['a letter among the digits', '2026112aT100000Z'],
 	['a sign among the digits', '+0261126T100000Z'],
+	['a sign in the month', '2026+126T100000Z'],
+	['a character after the Z', '20261126T100000Z0'],
 ])('a signing time with %s is not read: one hour from the read', (_name, date) => {
 	expect(linkExpiry(amz(date), READ_AT)).toBe(HOUR);
 	expect(signedAt(amz(date))).toBeUndefined();
