@@ -19,6 +19,8 @@ export default tseslint.config(
 			'coverage/**',
 			'demo-output/**',
 			'.cache/**',
+			'.stryker-tmp/**',
+			'reports/**',
 			'nodes/**',
 			'credentials/**',
 		],

@@ -1,0 +1,149 @@
+/**
+ * What the editor shows of Create's Documents, Image Options and Files Into Payload, as n8n
+ * loads the node: the names, values and defaults saved workflows rely on, the bounds and the
+ * conditions that show each field, and a label and help text on every one (mutation testing
+ * found them unpinned).
+ */
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { displayedProperties, loadPackage } from '../../../harness';
+
+let action: INodeTypeDescription;
+
+beforeAll(async () => {
+	action = (await loadPackage()).nodeDescription('documentGeneration');
+});
+
+const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
+const shownNames = (values: INodeParameters) =>
+	displayedProperties(action, { ...CREATE, ...values }).map((p) => p.name);
+
+function one(name: string, values: INodeParameters = {}): INodeProperties {
+	const found = displayedProperties(action, { ...CREATE, ...values }).filter(
+		(p) => p.name === name,
+	);
+	if (found.length !== 1) throw new Error(`expected one "${name}", found ${found.length}`);
+	return found[0];
+}
+
+const values = (p: INodeProperties) =>
+	((p.options ?? []) as INodePropertyOptions[]).map((o) => o.value);
+
+/** Every label and help text of a property, its options and its collection's fields. */
+function expectWorded(p: INodeProperties | INodePropertyOptions | INodePropertyCollection): void {
+	expect([p.name, 'displayName' in p ? p.displayName : p.name]).not.toContain('');
+	if ('description' in p && p.description !== undefined) expect(p.description).not.toBe('');
+	if ('placeholder' in p && p.placeholder !== undefined) expect(p.placeholder).not.toBe('');
+	if ('hint' in p && p.hint !== undefined) expect(p.hint).not.toBe('');
+	for (const option of ('options' in p ? p.options : undefined) ?? []) expectWorded(option);
+	for (const field of ('values' in p ? p.values : undefined) ?? []) expectWorded(field);
+}
+
+test('Documents: one per item by default; Group By only per group; the line fields only grouped, by mode', () => {
+	const grouping = one('grouping');
+	expect([grouping.type, grouping.default, values(grouping)]).toEqual([
+		'options',
+		'perItem',
+		['perItem', 'all', 'byKey'],
+	]);
+	const grouped = ['groupKey', 'linesPath', 'lineMode', 'line', 'lineFields', 'mappedLineFields'];
+	expect(shownNames({ grouping: 'perItem' }).filter((n) => grouped.includes(n))).toEqual([]);
+	expect(
+		shownNames({ grouping: 'all', lineMode: 'json' }).filter((n) => grouped.includes(n)),
+	).toEqual(['linesPath', 'lineMode', 'line']);
+	expect(
+		shownNames({ grouping: 'byKey', lineMode: 'fields' }).filter((n) => grouped.includes(n)),
+	).toEqual(['groupKey', 'linesPath', 'lineMode', 'lineFields']);
+	expect(
+		shownNames({ grouping: 'all', lineMode: 'templateFields' }).filter((n) => grouped.includes(n)),
+	).toEqual(['linesPath', 'lineMode', 'mappedLineFields']);
+
+	const groupKey = one('groupKey', { grouping: 'byKey' });
+	expect([groupKey.type, groupKey.default, groupKey.required]).toEqual(['string', '', true]);
+	const linesPath = one('linesPath', { grouping: 'all' });
+	expect([linesPath.type, linesPath.default, linesPath.required]).toEqual([
+		'string',
+		'lines',
+		true,
+	]);
+	const lineMode = one('lineMode', { grouping: 'all' });
+	expect([lineMode.default, values(lineMode)]).toEqual([
+		'json',
+		['json', 'fields', 'templateFields'],
+	]);
+	const line = one('line', { grouping: 'all', lineMode: 'json' });
+	expect([line.type, line.default]).toEqual(['json', '={{ $json }}']);
+	const mapper = one('mappedLineFields', { grouping: 'all', lineMode: 'templateFields' });
+	expect([mapper.type, mapper.noDataExpression, mapper.required, mapper.default]).toEqual([
+		'resourceMapper',
+		true,
+		true,
+		{ mappingMode: 'defineBelow', value: null },
+	]);
+	expect(mapper.typeOptions).toEqual({
+		loadOptionsDependsOn: ['templateId.value', 'linesPath'],
+		resourceMapper: {
+			resourceMapperMethod: 'getTemplateLineFields',
+			mode: 'add',
+			valuesLabel: 'Fields of Each Line',
+			fieldWords: { singular: 'line field', plural: 'line fields' },
+			addAllFields: true,
+			multiKeyMatch: false,
+			supportAutoMap: true,
+		},
+	});
+	const modeOf: Record<string, string> = {
+		lineFields: 'fields',
+		mappedLineFields: 'templateFields',
+	};
+	for (const name of ['grouping', ...grouped])
+		expectWorded(one(name, { grouping: 'byKey', lineMode: modeOf[name] ?? 'json' }));
+});
+
+test('Image Options: format (webp by default), width and height up to 10000, quality 1 to 100', () => {
+	const options = one('imageOptions');
+	expect([options.type, options.default]).toEqual(['collection', {}]);
+	const fields = Object.fromEntries(
+		((options.options ?? []) as INodeProperties[]).map((o) => [o.name, o]),
+	);
+	expect(Object.keys(fields)).toEqual(['format', 'width', 'height', 'quality']);
+	expect([fields.format.type, fields.format.default, values(fields.format)]).toEqual([
+		'options',
+		'webp',
+		['webp', 'png', 'jpg'],
+	]);
+	expect(
+		['width', 'height', 'quality'].map((n) => [
+			fields[n].type,
+			fields[n].default,
+			fields[n].typeOptions,
+		]),
+	).toEqual([
+		['number', 1200, { minValue: 1, maxValue: 10_000 }],
+		['number', 630, { minValue: 1, maxValue: 10_000 }],
+		['number', 100, { minValue: 1, maxValue: 100 }],
+	]);
+	expectWorded(options);
+});
+
+test('Files Into Payload: rows of an input file (data by default) and the payload path it goes to', () => {
+	const files = one('payloadFiles');
+	expect([files.type, files.default, files.typeOptions]).toEqual([
+		'fixedCollection',
+		{},
+		{ multipleValues: true },
+	]);
+	const [row] = (files.options ?? []) as INodePropertyCollection[];
+	expect(row.name).toBe('files');
+	expect(row.values.map((v) => [v.name, v.type, v.default, v.required])).toEqual([
+		['binaryPropertyName', 'string', 'data', true],
+		['path', 'string', '', true],
+	]);
+	expectWorded(files);
+});

@@ -1,0 +1,151 @@
+/**
+ * The edges of Create → Documents that mutation testing found unpinned, on the real n8n
+ * engine against the sandbox: the exact line bound, Group By values read as people write
+ * them (spaces around, numbers), and what is refused.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { useSandbox } from '../../../harness/use-sandbox';
+import { CONTINUE, creates, invoiceCreate, run } from '../helpers';
+
+const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
+
+function grouped(extra: INodeParameters = {}): INodeParameters {
+	return invoiceCreate(sb, '={{ { "order": $json.order } }}', {
+		grouping: 'byKey',
+		groupKey: '={{ $json.order }}',
+		linesPath: 'lines',
+		line: '={{ { "product": $json.product } }}',
+		waitForCompletion: false,
+		...extra,
+	});
+}
+
+/** The lines of each create sent, in the order sent (a payload goes out as an object or as JSON text). */
+const sentLines = () =>
+	creates(sb).map((r) => {
+		const payload = (r.body as { document: { payload: unknown } }).document.payload;
+		const parsed = (typeof payload === 'string' ? JSON.parse(payload) : payload) as IDataObject;
+		return parsed.lines as IDataObject[];
+	});
+
+test('exactly 10000 line items make one document with every line (the bound is inclusive)', async () => {
+	const rows = Array.from({ length: 10_000 }, () => ({}));
+	// A line without an expression: 10,000 items stay quick to read.
+	const result = await run(
+		sb,
+		invoiceCreate(sb, '{"order": "A"}', {
+			grouping: 'all',
+			linesPath: 'lines',
+			line: '{"qty": 1}',
+			waitForCompletion: false,
+		}),
+		rows,
+	);
+	expect(result.error).toBeUndefined();
+	expect(creates(sb)).toHaveLength(1);
+	expect(sentLines()[0]).toHaveLength(10_000);
+});
+
+test('Group By values differing only in spaces around them make one document', async () => {
+	const rows = [
+		{ order: 'A', product: 'Pens' },
+		{ order: 'A ', product: 'Ink' },
+		{ order: ' A', product: 'Paper' },
+		{ order: 'B', product: 'Desk' },
+	];
+	const result = await run(sb, grouped(), rows);
+	expect(result.error).toBeUndefined();
+	expect(creates(sb)).toHaveLength(2);
+	expect(sentLines()).toEqual([
+		[{ product: 'Pens' }, { product: 'Ink' }, { product: 'Paper' }],
+		[{ product: 'Desk' }],
+	]);
+});
+
+test('a numeric Group By groups like its text: 7, "7" and 7.0 make one document, 8 another', async () => {
+	const rows = [
+		{ order: 7, product: 'Pens' },
+		{ order: 8, product: 'Ink' },
+		{ order: '7', product: 'Paper' },
+		{ order: 7.0, product: 'Desk' },
+	];
+	const result = await run(sb, grouped(), rows);
+	expect(result.error).toBeUndefined();
+	expect(creates(sb)).toHaveLength(2);
+	expect(sentLines()).toEqual([
+		[{ product: 'Pens' }, { product: 'Paper' }, { product: 'Desk' }],
+		[{ product: 'Ink' }],
+	]);
+});
+
+test.each([
+	['a space only', ' ', /Group By value is empty \(item 2\)/],
+	['an object', { id: 1 }, /Group By value must be text or a number, not .*id.*\(item 2\)/],
+	['true', true, /Group By value must be text or a number, not true \(item 2\)/],
+])(
+	'a Group By of %s is refused, naming its item; nothing is sent',
+	async (_name, value, message) => {
+		const rows = [
+			{ order: 'A', product: 'Pens' },
+			{ order: value, product: 'Ink' },
+		];
+		const result = await run(sb, grouped(), rows);
+		expect(result.error?.message).toMatch(message);
+		expect(result.error?.description).toMatch(/order_id/);
+		expect(creates(sb)).toHaveLength(0);
+	},
+);
+
+test('with Continue On Fail an item whose Group By is refused is an error of its own; the groups are made', async () => {
+	const rows = [
+		{ order: 'A', product: 'Pens' },
+		{ order: null, product: 'Ink' },
+		{ order: 'A', product: 'Paper' },
+	];
+	const result = await run(sb, grouped(), rows, CONTINUE);
+	expect(creates(sb)).toHaveLength(1);
+	expect(result.items).toHaveLength(2);
+	expect(result.items[0].json.id).toBeDefined();
+	expect(result.items[1].json.error).toMatch(/Group By value is empty/);
+	expect(sentLines()).toEqual([[{ product: 'Pens' }, { product: 'Paper' }]]);
+});
+
+test.each([
+	['an empty JSON line', { line: '={{ {} }}' }, /Give each item a line as one JSON object/],
+	[
+		'Fields without a row',
+		{ lineMode: 'fields', lineFields: { values: [] } },
+		/Map at least one value of each line/,
+	],
+])(
+	'%s is refused as an empty line, naming its item; nothing is sent',
+	async (_name, extra, hint) => {
+		const result = await run(sb, grouped(extra), [{ order: 'A', product: 'Pens' }]);
+		expect(result.error?.message).toMatch(/The line is empty \(item 1\)/);
+		expect(result.error?.description).toMatch(hint);
+		expect(creates(sb)).toHaveLength(0);
+	},
+);
+
+test('a Line Items Path of spaces is refused; one with spaces around is trimmed', async () => {
+	const rows = [{ order: 'A', product: 'Pens' }];
+	const blank = await run(sb, grouped({ linesPath: '  ' }), rows);
+	expect(blank.error?.message).toMatch(/The Line Items Path is empty/);
+	expect(blank.error?.description).toMatch(/e\.g\. lines/);
+	expect(creates(sb)).toHaveLength(0);
+	const padded = await run(sb, grouped({ linesPath: ' lines ' }), rows);
+	expect(padded.error).toBeUndefined();
+	expect(sentLines()).toEqual([[{ product: 'Pens' }]]);
+});
+
+test('One per Item (the default) adds no lines: each item is its own document', async () => {
+	const rows = [
+		{ order: 'A', product: 'Pens' },
+		{ order: 'A', product: 'Ink' },
+	];
+	const result = await run(sb, grouped({ grouping: 'perItem' }), rows);
+	expect(result.error).toBeUndefined();
+	expect(creates(sb)).toHaveLength(2);
+	expect(sentLines()).toEqual([undefined, undefined]);
+});
