@@ -168,3 +168,46 @@ describe('probing back up', () => {
 		expect(idle.current?.count).toBe(5);
 	});
 });
+
+describe('what the mutation run found unpinned', () => {
+	test('one request beyond the count at a time: another request passing does not free the place of the one beyond', () => {
+		const limit = learned(2, 60_000);
+		const at = T + 60_000;
+		limit.started(at);
+		limit.started(at);
+		limit.started(at + 1); // beyond the count, in flight
+		limit.passed(at); // one of the two within the count answers
+		expect(limit.readyIn(at + 2)).toBeGreaterThan(0);
+	});
+
+	test('a 429 to a request sent before the episode ended does not end the episode under way', () => {
+		const limit = learned(10, 5000);
+		pass(limit, T + 5000, 4);
+		limit.started(T + 5010);
+		limit.refused(T + 5020, T + 15, false);
+		limit.refused(T + 5030, T + 5010, true, T + 6000);
+		expect(limit.current).toEqual({ count: 4, spanMs: 1000 });
+	});
+
+	test('one more per period only while requests are held back: a period idle after a rise adds nothing', () => {
+		const limit = learned(5, 2000);
+		pass(limit, T + 3000, 5);
+		expect(limit.readyIn(T + 3000)).toBe(0);
+		limit.readyIn(T + 3000 + GROWTH_MS);
+		expect(limit.current?.count).toBe(6);
+		limit.readyIn(T + 3000 + 2 * GROWTH_MS);
+		expect(limit.current?.count).toBe(6);
+	});
+
+	test('exactly `count` requests in the span fill it: the next waits (once none beyond may go)', () => {
+		const limit = learned(2, 1000, () => 0);
+		const at = T + 10_000;
+		// One beyond the count refused: none beyond it for a while.
+		pass(limit, at, 2);
+		limit.started(at + 1);
+		limit.refused(at + 2, at + 1, false);
+		const later = at + 5000;
+		pass(limit, later, 2);
+		expect(limit.readyIn(later)).toBe(1000);
+	});
+});
