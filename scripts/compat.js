@@ -3,7 +3,7 @@
  * harness) on n8n's 1.x line. Installs n8n-core of each version (and the n8n-workflow it
  * depends on) into .cache/n8n-compat/<version>/ on first use, then runs jest with
  * jest.compat.config.js, which maps those packages to that folder for the tests and for the
- * built package.
+ * built package; the versions run at once, each one's output shown when it ends.
  *   npm run test:compat        n8n-core 1.84.0 (n8n 1.85, the oldest the package runs on) and
  *                              1.122.48 (the last of the 1.x line)
  *   COMPAT_VERSIONS="1.87.0 1.122.48" npm run test:compat
@@ -11,7 +11,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 
 const root = path.resolve(__dirname, '..');
 const versions = (process.env.COMPAT_VERSIONS || '1.84.0 1.122.48').split(/[\s,]+/).filter(Boolean);
@@ -50,17 +50,10 @@ function install(version) {
 	return dir;
 }
 
-let passed = 0;
-let failed = 0;
-let ok = true;
-for (const version of versions) {
-	const dir = install(version);
-	const workflow = JSON.parse(
-		fs.readFileSync(path.join(dir, 'node_modules', 'n8n-workflow', 'package.json'), 'utf8'),
-	).version;
-	console.log(`compat: engine suites on n8n-core ${version} with n8n-workflow ${workflow}`);
+/** Runs the engine suites on one installed version; resolves with jest's results and output. */
+function runVersion(version, dir) {
 	const out = path.join(root, `.jest-compat-${version}.json`);
-	const run = spawnSync(
+	const child = spawn(
 		process.execPath,
 		[
 			require.resolve('jest/bin/jest'),
@@ -69,21 +62,57 @@ for (const version of versions) {
 			'--json',
 			`--outputFile=${out}`,
 		],
-		{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_COMPAT_DIR: dir } },
+		{ cwd: root, env: { ...process.env, N8N_COMPAT_DIR: dir } },
 	);
-	const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : undefined;
-	fs.rmSync(out, { force: true });
-	if (!results) {
-		ok = false;
-		console.log(`compat: n8n-core ${version}: jest gave no results (exit ${run.status})`);
-		continue;
-	}
-	passed += results.numPassedTests;
-	failed += results.numFailedTests;
-	ok &&= results.success && run.status === 0;
-	console.log(
-		`compat: n8n-core ${version}: ${results.numPassedTests} passed, ${results.numFailedTests} failed`,
-	);
+	const chunks = [];
+	child.stdout.on('data', (chunk) => chunks.push(chunk));
+	child.stderr.on('data', (chunk) => chunks.push(chunk));
+	return new Promise((resolve) => {
+		child.on('close', (status) => {
+			const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : undefined;
+			fs.rmSync(out, { force: true });
+			resolve({ version, status, results, output: Buffer.concat(chunks).toString('utf8') });
+		});
+	});
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(ok ? 0 : 1);
+
+async function main() {
+	const runs = versions.map((version) => {
+		const dir = install(version);
+		const workflow = JSON.parse(
+			fs.readFileSync(path.join(dir, 'node_modules', 'n8n-workflow', 'package.json'), 'utf8'),
+		).version;
+		console.log(`compat: engine suites on n8n-core ${version} with n8n-workflow ${workflow}`);
+		return { version, dir };
+	});
+	// The versions run at once: most of the suites' time is spent waiting on the sandbox's
+	// limits and timers, so two runs side by side take little longer than one. Each one's
+	// output is shown when it ends.
+	const done = await Promise.all(runs.map(({ version, dir }) => runVersion(version, dir)));
+	let passed = 0;
+	let failed = 0;
+	let ok = true;
+	for (const { version, status, results, output } of done) {
+		console.log(`\ncompat: ---- n8n-core ${version} ----`);
+		process.stdout.write(output);
+		if (!results) {
+			ok = false;
+			console.log(`compat: n8n-core ${version}: jest gave no results (exit ${status})`);
+			continue;
+		}
+		passed += results.numPassedTests;
+		failed += results.numFailedTests;
+		ok &&= results.success && status === 0;
+		console.log(
+			`compat: n8n-core ${version}: ${results.numPassedTests} passed, ${results.numFailedTests} failed`,
+		);
+	}
+	console.log(`${passed} passed, ${failed} failed`);
+	process.exit(ok ? 0 : 1);
+}
+
+main().catch((error) => {
+	console.error(error);
+	console.log('0 passed, 1 failed');
+	process.exit(1);
+});
