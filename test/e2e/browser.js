@@ -101,14 +101,23 @@ async function runBrowser({ n8n, sb, outDir, check, flows }) {
 			await node.dblclick();
 			const panel = page.locator('[data-test-id="ndv"], .ndv-wrapper').first();
 			await panel.waitFor({ timeout: 15_000 });
-			await page.waitForTimeout(1500);
+			// Its parameters drawn (their warnings are drawn with them).
+			await panel
+				.locator('[data-test-id^="parameter-input"]')
+				.first()
+				.waitFor({ timeout: 15_000 })
+				.catch(() => undefined);
 			return panel;
 		};
-		const warningsIn = async (panel) =>
-			await panel.locator('[data-test-id="parameter-issues"], .parameter-issues').count();
+		const issues = (panel) => panel.locator('[data-test-id="parameter-issues"], .parameter-issues');
+		const warningsIn = async (panel) => await issues(panel).count();
 
 		// The control: a template left empty shows a warning, so the check below can see one.
 		const control = await openPanel(flows.control.id, 'No template');
+		await issues(control)
+			.first()
+			.waitFor({ timeout: 15_000 })
+			.catch(() => undefined);
 		const controlWarnings = await warningsIn(control);
 		check(
 			'browser: a template left empty shows its parameter warning (the check can see one)',

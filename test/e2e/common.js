@@ -75,6 +75,13 @@ function installInto(userFolder, tarball) {
 	return path.join(nodesDir, 'node_modules', PACKAGE);
 }
 
+/** Imports the workflows (an object of them) with one run of n8n's CLI: a file holding a list. */
+async function importWorkflows(n8n, dir, flows) {
+	const file = path.join(dir, 'workflows.json');
+	fs.writeFileSync(file, JSON.stringify(Object.values(flows)));
+	await n8n.cli(['import:workflow', `--input=${file}`]);
+}
+
 /** The owner account, set up through n8n's REST API (no browser needed), then signed in. */
 async function setUpOwner(n8n) {
 	await n8n.rest('POST', '/owner/setup', OWNER);
@@ -98,11 +105,26 @@ async function executionsOf(n8n, workflowId) {
 	return list?.results ?? [];
 }
 
+const FINISHED = new Set(['success', 'error', 'canceled', 'crashed']);
+
+/**
+ * Waits until a workflow has at least `count` executions and every one of them has ended
+ * (none new, running or waiting): what a run does, it has done. Answers them.
+ */
+async function settledExecutions(n8n, workflowId, count, ms = 30_000) {
+	let list = [];
+	await until(async () => {
+		list = await executionsOf(n8n, workflowId);
+		return list.length >= count && list.every((e) => FINISHED.has(e.status));
+	}, ms);
+	return list;
+}
+
 /**
  * The polling trigger (the `poll` example workflow: receipts, every minute) across a restart
  * of the n8n process that polls: documents finish before, while it is down, and after; each
  * must start exactly one run (its "Read receipt" reads the document once), even after one more
- * poll. Answers whether the trigger polled at all, the reads per document, and the restart's
+ * poll (checked once the poll after that one came: no fixed wait). Answers whether the trigger polled at all, the reads per document, and the restart's
  * time.
  */
 async function pollAcrossRestart({ sb, n8n }) {
@@ -124,7 +146,8 @@ async function pollAcrossRestart({ sb, n8n }) {
 			);
 			await sleep(300);
 		}
-		await sleep(1500); // generated
+		// Generated: each one finished in the sandbox before the next step.
+		await until(() => docs.every((id) => sb.documents.get(id)?.status === 'success'), 30_000);
 	};
 	const reads = () => docs.map((id) => byIdRequests(sb, '/api/v1/documents/', id));
 	const fetchedOnce = () => reads().every((c) => c >= 1);
@@ -138,10 +161,10 @@ async function pollAcrossRestart({ sb, n8n }) {
 	await signIn(n8n);
 	await finishSome(2);
 	await until(fetchedOnce, 150_000);
-	// One more poll after the last run: nothing may fire twice.
+	// One more poll after the last run: nothing may fire twice. What it started has run by
+	// the poll after it (n8n starts a poll's run as soon as the poll answers).
 	const pollsSoFar = listPolls();
-	await until(() => listPolls() > pollsSoFar, 75_000);
-	await sleep(3000);
+	await until(() => listPolls() > pollsSoFar + 1, 150_000);
 	return { polled, reads: reads(), restartMs };
 }
 
@@ -150,7 +173,9 @@ module.exports = {
 	pollAcrossRestart,
 	byIdRequests,
 	executionsOf,
+	importWorkflows,
 	installInto,
+	settledExecutions,
 	packPackage,
 	root,
 	setUpOwner,

@@ -17,7 +17,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const { createN8n, freePort, sleep } = require('./n8n');
+const { createN8n, freePort } = require('./n8n');
 const { startPostgres, startRedis } = require('./services');
 const { credential, queueWorkflows } = require('./workflows');
 const common = require('./common');
@@ -87,12 +87,9 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			JSON.stringify(credential(sb, sb.webhooks.secret)),
 		);
 		await main.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
-		for (const [key, flow] of Object.entries(flows)) {
-			const file = path.join(tmp, `workflow-${key}.json`);
-			fs.writeFileSync(file, JSON.stringify(flow));
-			await main.cli(['import:workflow', `--input=${file}`]);
+		await common.importWorkflows(main, tmp, flows);
+		for (const flow of Object.values(flows))
 			await main.cli(['publish:workflow', `--id=${flow.id}`]);
-		}
 		let t0 = Date.now();
 		await main.start();
 		await Promise.all([worker.start(), hookA.start(), hookB.start()]);
@@ -234,8 +231,7 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 			const before = await runs();
 			await sb.webhooks.send(at(toOne), sb.webhooks.documentOf(one), { id: first.id });
 			await sb.webhooks.send(at(toTwo), sb.webhooks.documentOf(two), { id: second.id });
-			await common.until(async () => (await runs()) >= before + 2, 30_000);
-			await sleep(2000);
+			await common.settledExecutions(main, flows.webhook.id, before + 2);
 			check(
 				name,
 				reads(one) === 1 && reads(two) === 1,
@@ -273,8 +269,8 @@ async function runQueueLeg({ server, tarball, check: report, keep }) {
 				sb.webhooks.send(at(hookA), sb.webhooks.documentOf(z), { id: 'msg_e2e_copies_together' }),
 			),
 		);
-		await common.until(async () => (await runs()) >= beforeCopies + 1, 30_000);
-		await sleep(3000);
+		// Every copy has been answered, so any run one started is recorded: wait for them to end.
+		await common.settledExecutions(main, flows.webhook.id, beforeCopies + 1);
 		const copyRuns = (await runs()) - beforeCopies;
 		sb.faults.remove(slowFile);
 		check(

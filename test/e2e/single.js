@@ -24,7 +24,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const { createN8n, freePort, sleep } = require('./n8n');
+const { createN8n, freePort } = require('./n8n');
 const {
 	LOOP_ITEMS,
 	agentWorkflow,
@@ -99,11 +99,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 			JSON.stringify(chatCredential(chat.url)),
 		);
 		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'chat-credential.json')}`]);
-		for (const [key, flow] of Object.entries(flows)) {
-			const file = path.join(tmp, `workflow-${key}.json`);
-			fs.writeFileSync(file, JSON.stringify(flow));
-			await n8n.cli(['import:workflow', `--input=${file}`]);
-		}
+		await common.importWorkflows(n8n, tmp, flows);
 
 		// ---- the action node: create, wait, download ----
 		sb.resetRequests();
@@ -239,12 +235,26 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		}).id;
 		const document = sb.webhooks.documentOf(other);
 		const hookUrl = hooks()[0].url;
+		/** A new document's signed delivery, sent by hand, once its run has read it. */
+		const signedDeliveryRuns = async () => {
+			const marker = sb.createDocument({
+				document_template_id: invoice,
+				status: 'success',
+				meta: { _webhook_channel: 'instant' },
+			}).id;
+			await sb.webhooks.send(hookUrl, sb.webhooks.documentOf(marker));
+			await common.until(
+				() => common.byIdRequests(sb, '/api/v1/document_cards/', marker) >= 1,
+				20_000,
+			);
+		};
 		const forged = await sb.webhooks.send(hookUrl, document, {
 			secret: `whsec_${Buffer.from('not the secret').toString('base64')}`,
 		});
 		const stale = await sb.webhooks.send(hookUrl, document, { ageSeconds: 600 });
 		const unsigned = await sb.webhooks.send(hookUrl, document, { unsigned: true });
-		await sleep(2000);
+		// What shows they started nothing: a signed delivery sent after them has run.
+		await signedDeliveryRuns();
 		record(
 			'forged, stale and unsigned deliveries answer 401 and start nothing',
 			[forged, stale, unsigned].every((d) => d.status === 401) &&
@@ -254,7 +264,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		const repeated = delivered[0]
 			? await sb.webhooks.send(hookUrl, sb.webhooks.documentOf(instant), { id: delivered[0].id })
 			: { status: 0 };
-		await sleep(1500);
+		await signedDeliveryRuns();
 		record(
 			'a repeated delivery starts nothing',
 			repeated.status === 200 && common.byIdRequests(sb, '/api/v1/document_cards/', instant) === 1,
