@@ -118,7 +118,7 @@ describe('template resource', () => {
 const createOne = (extra: INodeParameters = {}) => invoiceCreate(sb, '{"number": "INV-1"}', extra);
 
 describe('one document in one round trip (documents/sync)', () => {
-	test('with download: two requests (sync + file), finished within the generation time + 0.2 s', async () => {
+	test('with download: two requests (sync + file), the time taken printed, not asserted', async () => {
 		const started = Date.now();
 		const result = await run(sb, createOne());
 		const elapsed = Date.now() - started;
