@@ -7,6 +7,8 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},
-	testTimeout: 60000,
+	// A guard against a test that hangs, not a measure: no test asserts how long it takes, and a
+	// machine busy with other work (CI beside other jobs) may take many times longer.
+	testTimeout: 600_000,
 	maxWorkers: 2,
 };

@@ -29,8 +29,6 @@ const SEED = process.env.TRIGGER_SOAK_SEED
 		: Math.floor(Math.random() * 2 ** 31);
 console.log(`trigger soak seed: ${SEED} (rerun with TRIGGER_SOAK_SEED=${SEED})`);
 
-jest.setTimeout(120_000);
-
 /** A seeded generator: the same seed, the same soak. */
 function prng(seed: number) {
 	const { next } = createRandom(seed) as { next: () => number };
@@ -232,9 +230,16 @@ async function soak(scenario: Scenario, seed: number) {
 				}
 				sb.faults.clear();
 			} else if (roll < 0.3) {
-				// The list changes while the poll is between two pages.
-				sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH });
-				sb.faults.add({ type: 'delay', delayMs: 40, method: 'GET', path: LIST_PATH });
+				// The list changes while the poll is between two pages: its second list request is
+				// held until the change is made (a poll of one page ends without it).
+				sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH, times: 1 });
+				const held = sb.faults.add({
+					type: 'delay',
+					delayMs: 600_000,
+					method: 'GET',
+					path: LIST_PATH,
+					times: 1,
+				});
 				let settled = false;
 				const polling = poller.poll().finally(() => {
 					settled = true;
@@ -243,6 +248,7 @@ async function soak(scenario: Scenario, seed: number) {
 					await new Promise((resolve) => setTimeout(resolve, 2));
 				}
 				mutate(true);
+				sb.faults.release(held);
 				record(await polling);
 				sb.faults.clear();
 				stats.midPoll++;

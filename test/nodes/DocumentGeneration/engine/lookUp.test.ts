@@ -242,7 +242,7 @@ describe('a Unique Key', () => {
 			// The second run created exactly the documents the killed one had not made.
 			expect(creates(sb).length - sentBefore).toBe(24 - madeBefore);
 		});
-	}, 120_000);
+	});
 
 	test('a key twice in one batch: one document, both items output it, and a hint says so', async () => {
 		await withSandbox({}, async (sb) => {

@@ -37,7 +37,7 @@ describe('documents that do not finish', () => {
 			'pending',
 			'pending',
 		]);
-	}, 20_000);
+	});
 
 	test('a document deleted while waited for fails its item only (continueOnFail)', async () => {
 		const running = run(sb, create(), [{}, {}], CONTINUE);
@@ -53,7 +53,7 @@ describe('documents that do not finish', () => {
 		const errorItem = result.items.find((item) => item.json.error);
 		expect(errorItem?.json.error).toMatch(/Not found \(404\)/);
 		expect(errorItem?.json.error).toContain(deleted);
-	}, 20_000);
+	});
 
 	test('one item: the sync create gives up at the wait timeout; the document is found, not created twice', async () => {
 		const result = await run(sb, create({ options: { waitTimeout: 2 } }));
@@ -61,7 +61,7 @@ describe('documents that do not finish', () => {
 		const [id] = [...sb.documents.keys()];
 		expect(result.error!.message).toBe(`Document ${id} was still pending after waiting 2 s`);
 		expect(sb.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-	}, 20_000);
+	});
 
 	test('timeout: the item fails naming the document and how to fetch it later; polls back off meanwhile', async () => {
 		const started = Date.now();
@@ -92,5 +92,5 @@ describe('documents that do not finish', () => {
 		expect(polls.length).toBeLessThanOrEqual(7);
 		const lastCreate = Math.max(...creates(sb).map((r) => r.at));
 		expect(polls[0] - lastCreate).toBeGreaterThanOrEqual(900);
-	}, 20_000);
+	});
 });
