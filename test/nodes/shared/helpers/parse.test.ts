@@ -468,7 +468,7 @@ describe('payloadFromFields (Payload Mode "Fields")', () => {
 		let deep: IDataObject = { end: true };
 		for (let i = 0; i < 1001; i++) deep = { next: deep };
 		expect(refusal(() => requirePayload(deep, 'templateFields')).message).toMatch(
-			/nested more than 1000 levels deep/,
+			/^The payload is nested more than 1000 levels deep$/,
 		);
 		expect(requirePayload({ a: 1 }, 'fields')).toEqual({ a: 1 });
 	});
