@@ -149,3 +149,19 @@ test('One per Item (the default) adds no lines: each item is its own document', 
 	expect(creates(sb)).toHaveLength(2);
 	expect(sentLines()).toEqual([undefined, undefined]);
 });
+
+test('a Group By naming a field the item lacks is refused as empty, naming its item', async () => {
+	const rows = [{ order: 'A', product: 'Pens' }, { product: 'Ink' }];
+	const result = await run(sb, grouped(), rows);
+	expect(result.error?.message).toMatch(/^The Group By value is empty \(item 2\)/);
+	expect(creates(sb)).toHaveLength(0);
+});
+
+test.each([
+	['a division by zero (Infinity)', '={{ $json.qty / 0 }}'],
+	['a number that is not one (NaN)', '={{ Number($json.order) }}'],
+])('a Group By of %s is refused, not made a group', async (_name, groupKey) => {
+	const result = await run(sb, grouped({ groupKey }), [{ order: 'A', product: 'Pens', qty: 1 }]);
+	expect(result.error?.message).toMatch(/Group By value must be text or a number.*\(item 1\)/);
+	expect(creates(sb)).toHaveLength(0);
+});

@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	PAYLOAD_BOUNDS,
+	checkPayloadSize,
 	sizeText,
 	withValueAt,
 } from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
@@ -67,4 +68,18 @@ test('a run past its file budget says how to send less', () => {
 		return undefined;
 	})();
 	expect(refusal?.hint).toMatch(/Send fewer items per run \(Loop Over Items/);
+});
+
+test('a payload past its bound says how to send less', () => {
+	const payload = { t: 'x'.repeat(PAYLOAD_BOUNDS.payloadBytes) };
+	const refusal = (() => {
+		try {
+			checkPayloadSize(payload);
+		} catch (error) {
+			return error as { hint: string };
+		}
+		return undefined;
+	})();
+	expect(refusal?.hint).toMatch(/^Send less data: smaller or fewer files/);
+	expect(refusal?.hint).toMatch(/group by a finer key/);
 });

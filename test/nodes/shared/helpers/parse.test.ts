@@ -415,6 +415,63 @@ describe('payloadFromFields (Payload Mode "Fields")', () => {
 		);
 		expect(refusal(() => requirePayload(undefined, 'json')).hint).toMatch(/\{\{ \$json \}\}/);
 	});
+
+	test('a name of 1000 levels is taken; one of 1001 is refused with the bound', () => {
+		const levels = (n: number) => Array.from({ length: n }, (_, i) => `l${i}`).join('.');
+		const payload = payloadFromFields([{ key: levels(1000), value: 'deep' }]);
+		expect(JSON.stringify(payload)).toContain('"l999":"deep"');
+		const e = refusal(() => payloadFromFields([{ key: levels(1001), value: 'deep' }]));
+		expect(e.message).toMatch(/^The payload field 1 \(.*\) has more than 1000 levels in its name$/);
+		expect(e.hint).toMatch(/names of at most 1000 levels/);
+	});
+
+	test('spaces around the parts of a dotted name are dropped', () => {
+		expect(payloadFromFields([{ key: ' customer . name ', value: 'Ada' }])).toEqual({
+			customer: { name: 'Ada' },
+		});
+	});
+
+	test('a name an expression gives as a number is used as text; a row without a value sends empty text', () => {
+		expect(payloadFromFields([{ key: 2026, value: 'year' }])).toEqual({ '2026': 'year' });
+		expect(payloadFromFields([{ key: 'note' }])).toEqual({ note: '' });
+		expect(payloadFromFields([{ key: 'note', value: null }])).toEqual({ note: '' });
+	});
+
+	test('a refused name says how to name the fields instead', () => {
+		const twice = refusal(() =>
+			payloadFromFields([
+				{ key: 'a', value: 1 },
+				{ key: 'a', value: 2 },
+			]),
+		);
+		expect(twice.hint).toMatch(/^Give each name once/);
+		const both = refusal(() =>
+			payloadFromFields([
+				{ key: 'a', value: 1 },
+				{ key: 'a.b', value: 2 },
+			]),
+		);
+		expect(both.hint).toBe('Use either "a" or names under it such as "a.name", not both');
+		const empty = refusal(() => payloadFromFields([{ key: 'a..b', value: 1 }]));
+		expect(empty.hint).toMatch(/dots separate the levels/);
+	});
+
+	test("an empty payload's hint names where the data goes in each Payload Mode", () => {
+		expect(refusal(() => requirePayload({}, 'fields')).hint).toMatch(/under Payload Fields/);
+		expect(refusal(() => requirePayload({}, 'templateFields')).hint).toMatch(
+			/at least one of the Template Fields/,
+		);
+		expect(refusal(() => requirePayload({}, 'json')).hint).toMatch(/into Payload \(JSON\)/);
+	});
+
+	test('a payload nested deeper than 1000 levels is refused', () => {
+		let deep: IDataObject = { end: true };
+		for (let i = 0; i < 1001; i++) deep = { next: deep };
+		expect(refusal(() => requirePayload(deep, 'templateFields')).message).toMatch(
+			/^The payload is nested more than 1000 levels deep$/,
+		);
+		expect(requirePayload({ a: 1 }, 'fields')).toEqual({ a: 1 });
+	});
 });
 
 describe('parseTriggerEvents and parseFileOption (both triggers)', () => {
