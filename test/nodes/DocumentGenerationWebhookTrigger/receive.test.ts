@@ -234,6 +234,73 @@ describe('deliveries with a signing secret', () => {
 	});
 });
 
+describe('what a signed delivery that starts nothing is answered', () => {
+	test('200, received and not started, with the reason: another template, a body without a document, a quota warning not chosen', async () => {
+		byHandOnly();
+		const t = await activated({
+			events: ['success'],
+			filters: { templateIds: [template('invoice')] },
+		});
+		const answers = [
+			await sb.webhooks.send(t.url, deliverable({ document_template_id: template('receipt') })),
+			await sb.webhooks.send(t.url, undefined, { rawBody: JSON.stringify({ event: 'ping' }) }),
+			await sb.webhooks.send(t.url, undefined, { rawBody: '{"document": {"id": 42}}' }),
+			await sb.webhooks.send(t.url, undefined, {
+				rawBody: JSON.stringify({ available_documents: 5, threshold: 90 }),
+			}),
+		];
+		const notStarted = (reason: string) => ({
+			status: 200,
+			answer: { received: true, started: false, reason },
+		});
+		expect(answers.map((a) => ({ status: a.status, answer: JSON.parse(a.answer) }))).toEqual([
+			notStarted('not started: it belongs to another template'),
+			notStarted('the body holds no document'),
+			notStarted('the body holds no document'),
+			notStarted('not started: the quota warning is not a chosen event'),
+		]);
+		expect(t.executions()).toHaveLength(0);
+	});
+
+	test('a delivery sent again an hour later (the service retries for hours) is answered as handled and starts nothing', async () => {
+		byHandOnly();
+		const t = await activated({ events: ['success'] });
+		const document = deliverable();
+		expect((await sb.webhooks.send(t.url, document, { id: 'msg_hour' })).status).toBe(200);
+		// The host clock an hour on; the delivery signed at that time.
+		const realNow = Date.now.bind(Date);
+		const later = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_600_000);
+		try {
+			const again = await sb.webhooks.send(t.url, document, {
+				id: 'msg_hour',
+				timestamp: Math.floor(Date.now() / 1000),
+			});
+			expect({ status: again.status, answer: JSON.parse(again.answer) }).toEqual({
+				status: 200,
+				answer: { received: true, started: false, reason: 'this delivery was handled already' },
+			});
+		} finally {
+			later.mockRestore();
+		}
+		expect(t.executions()).toHaveLength(1);
+	});
+
+	test('a link without signature times, delivered hours after the document finished, ends an hour after it finished', async () => {
+		byHandOnly();
+		const t = await activated({ events: ['success'] });
+		const finishedAt = Date.now() - 3 * 3_600_000;
+		const document = {
+			...deliverable(),
+			download_url: 'https://files.example.com/invoice.pdf',
+			updated_at: new Date(finishedAt).toISOString(),
+		};
+		expect((await sb.webhooks.send(t.url, document)).status).toBe(200);
+		expect(t.executions()[0][0].json.download_url_expires_at).toBe(
+			new Date(finishedAt + 3_600_000).toISOString(),
+		);
+	});
+});
+
 describe('the body n8n reads before the trigger, by version', () => {
 	// n8n reads a webhook's body before a node of version 1 runs whatever its type, and above
 	// version 1 only for the types it parses (JSON, text, form, XML); the harness does the same.
@@ -288,6 +355,7 @@ describe('deliveries without a signing secret', () => {
 			rawBody: '{"document": {"id": "../../x"}}',
 		});
 		// No oracle: an unknown id, a draft and junk get the very same answer.
+		expect(JSON.parse(forged.answer)).toEqual({ received: true });
 		for (const answer of [unknown, junk])
 			expect({ status: answer.status, body: answer.answer }).toEqual({
 				status: forged.status,

@@ -10,11 +10,12 @@ import {
 	QUEUE_HINT_MS,
 	batchSize,
 	reportBatch,
+	reportReuse,
 } from '../../../../nodes/DocumentGeneration/engine/hints';
 import type { ItemError } from '../../../../nodes/shared/helpers/items';
 
-/** The messages of the hints `reportBatch` gives for these facts. */
-function hintsFor(facts: Partial<BatchFacts>): string[] {
+/** The hints `reportBatch` gives for these facts, whole. */
+function fullHintsFor(facts: Partial<BatchFacts>): NodeExecutionHint[] {
 	const hints: NodeExecutionHint[] = [];
 	const ctx = { addExecutionHints: (...given: NodeExecutionHint[]) => hints.push(...given) };
 	reportBatch(ctx as unknown as IExecuteFunctions, {
@@ -26,7 +27,20 @@ function hintsFor(facts: Partial<BatchFacts>): string[] {
 		quotaFailures: 0,
 		...facts,
 	});
-	return hints.map((hint) => hint.message);
+	return hints;
+}
+
+/** The messages of the hints `reportBatch` gives for these facts. */
+function hintsFor(facts: Partial<BatchFacts>): string[] {
+	return fullHintsFor(facts).map((hint) => hint.message);
+}
+
+/** The hints `reportReuse` gives for these origins and followers. */
+function reuseHintsFor(origins: string[], followers = 0): NodeExecutionHint[] {
+	const hints: NodeExecutionHint[] = [];
+	const ctx = { addExecutionHints: (...given: NodeExecutionHint[]) => hints.push(...given) };
+	reportReuse(ctx as unknown as IExecuteFunctions, origins, followers);
+	return hints;
 }
 
 const QUEUED = [QUEUE_HINT_MS + 2000, QUEUE_HINT_MS + 3000];
@@ -71,4 +85,124 @@ test('batchSize: singular and plural', () => {
 	expect(batchSize({ documents: 1, items: 1 })).toBe('1 item');
 	expect(batchSize({ documents: 3, items: 3 })).toBe('3 items');
 	expect(batchSize({ documents: 1, items: 2 })).toBe('1 document from 2 items');
+});
+
+describe("the service's queue hint, in full", () => {
+	test('an info hint in the output pane naming the slowest wait and the Wait Timeout', () => {
+		expect(
+			fullHintsFor({ documents: 3, items: 3, queueTimes: [6000], timeoutSeconds: 120 }),
+		).toEqual([
+			{
+				type: 'info',
+				location: 'outputPane',
+				message:
+					"3 items: 1 document waited up to 6 s in the service's queue before generating (it renders a few documents at a time). Each document's Wait Timeout (now 120 s) runs during that wait: for larger batches raise it, or send fewer items per run; a plan with more capacity renders sooner.",
+			},
+		]);
+	});
+
+	test('waits in any order: the slowest is named, and only the long ones are counted', () => {
+		const [hint] = hintsFor({
+			documents: 4,
+			items: 4,
+			queueTimes: [9000, 1000, QUEUE_HINT_MS, QUEUE_HINT_MS - 1],
+		});
+		expect(hint).toMatch(/^4 items: 2 documents waited up to 9 s in the service's queue/);
+	});
+
+	test('the slowest wait last among short ones', () => {
+		expect(hintsFor({ documents: 3, items: 3, queueTimes: [1000, 12_000, 2000] })).toEqual([
+			expect.stringMatching(/^3 items: 1 document waited up to 12 s/),
+		]);
+	});
+
+	test('no document waited at all: no hint', () => {
+		expect(hintsFor({ documents: 3, items: 3, queueTimes: [] })).toEqual([]);
+	});
+});
+
+describe('the quota hint, in full', () => {
+	test('a warning in the output pane: what was not sent, what failed, and what to do', () => {
+		expect(
+			fullHintsFor({ documents: 4, items: 4, quota: QUOTA, notSent: 1, quotaFailures: 2 }),
+		).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message:
+					'The account\'s document quota ran out during this run: 1 item was not sent after the service refused one, and 2 documents failed with "Quota exceeded". Add documents or upgrade the plan in the dashboard, then run again with the failed items only.',
+			},
+		]);
+	});
+
+	test('only documents that failed with "Quota exceeded", none refused', () => {
+		expect(hintsFor({ documents: 2, items: 2, quotaFailures: 1 })).toEqual([
+			'The account\'s document quota ran out during this run: 1 document failed with "Quota exceeded". Add documents or upgrade the plan in the dashboard, then run again with the failed items only.',
+		]);
+	});
+
+	test('one grouped document not sent', () => {
+		const [hint] = hintsFor({ documents: 2, items: 9, quota: QUOTA, notSent: 1 });
+		expect(hint).toMatch(
+			/ran out during this run: 1 document was not sent after the service refused one\. Add/,
+		);
+	});
+
+	test('no quota refused and none failed: no hint', () => {
+		expect(hintsFor({ documents: 2, items: 2, notSent: 0, quotaFailures: 0 })).toEqual([]);
+	});
+});
+
+describe('the hint that nothing was made twice', () => {
+	test('documents reused and created, items repeating a Unique Key: an info hint saying each', () => {
+		expect(reuseHintsFor(['reused', 'created', 'reused', 'created', 'created'], 2)).toEqual([
+			{
+				type: 'info',
+				location: 'outputPane',
+				message:
+					"No document was made twice: 2 documents existed already and were reused; 3 documents were created; 2 items repeated the Unique Key of an earlier item and output its document. Each item's origin field says which.",
+			},
+		]);
+	});
+
+	test('one of each, in the singular', () => {
+		expect(reuseHintsFor(['reused', 'regenerated', 'created'], 1).map((h) => h.message)).toEqual([
+			"No document was made twice: 1 document existed already and was reused; 1 document was generated again (failed, a draft, or changed data); 1 document was created; 1 item repeated the Unique Key of an earlier item and output its document. Each item's origin field says which.",
+		]);
+	});
+
+	test('documents generated again, none reused', () => {
+		expect(reuseHintsFor(['regenerated', 'regenerated']).map((h) => h.message)).toEqual([
+			"No document was made twice: 2 documents were generated again (failed, a draft, or changed data); 0 documents were created. Each item's origin field says which.",
+		]);
+	});
+
+	test('only items repeating a Unique Key', () => {
+		expect(reuseHintsFor(['created'], 3).map((h) => h.message)).toEqual([
+			"No document was made twice: 1 document was created; 3 items repeated the Unique Key of an earlier item and output its document. Each item's origin field says which.",
+		]);
+	});
+
+	test('every document created anew: no hint', () => {
+		expect(reuseHintsFor(['created', 'created'])).toEqual([]);
+		expect(reuseHintsFor([])).toEqual([]);
+	});
+});
+
+describe('an n8n without execution hints', () => {
+	test('the run reports nothing and does not fail', () => {
+		const ctx = {} as unknown as IExecuteFunctions;
+		expect(() =>
+			reportBatch(ctx, {
+				documents: 2,
+				items: 2,
+				queueTimes: [60_000],
+				timeoutSeconds: 300,
+				quota: QUOTA,
+				notSent: 1,
+				quotaFailures: 1,
+			}),
+		).not.toThrow();
+		expect(() => reportReuse(ctx, ['reused'], 1)).not.toThrow();
+	});
 });
