@@ -72,3 +72,18 @@ export function expectOldestFirst(items: INodeExecutionData[]): void {
 export function listRequests(sb: Sandbox): number {
 	return sb.count({ method: 'GET', path: LIST_PATH });
 }
+
+/**
+ * Lets the next list request through and holds the one after it (a poll's second page) until
+ * the returned function releases it: a test changes the list between two pages on cue, not
+ * within a time. Answers how many requests the release let go (0 if none was held).
+ */
+export function holdSecondPage(sb: Sandbox): () => number {
+	sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH });
+	const held = sb.faults.add({ type: 'delay', delayMs: 600_000, method: 'GET', path: LIST_PATH });
+	return () => sb.faults.release(held);
+}
+
+/** Whether the sandbox has seen `count` list requests since its log was reset. */
+export const listRequestsSeen = (sb: Sandbox, count: number): boolean =>
+	sb.requests.filter((r) => r.path === LIST_PATH).length >= count;

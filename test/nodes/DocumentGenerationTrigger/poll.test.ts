@@ -12,9 +12,11 @@ import {
 	T0,
 	expectOldestFirst,
 	finishMany,
+	holdSecondPage,
 	itemsOf,
 	keysOf,
 	listRequests,
+	listRequestsSeen,
 	recordKey,
 	rig,
 	type Rig,
@@ -631,20 +633,11 @@ describe('robustness', () => {
 	/** Runs a poll whose page 2 is held back until `during` has run (released then, not after a time). */
 	async function pollChangingAtPage2(sb: Sandbox, r: Rig, during: () => void) {
 		sb.resetRequests();
-		sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH, times: 1 });
-		const held = sb.faults.add({
-			type: 'delay',
-			delayMs: 600_000,
-			method: 'GET',
-			path: LIST_PATH,
-			times: 1,
-		});
+		const release = holdSecondPage(sb);
 		const polling = r.poller.poll();
-		while (sb.requests.filter((q) => q.path === LIST_PATH).length < 2) {
-			await new Promise((resolve) => setTimeout(resolve, 5));
-		}
+		while (!listRequestsSeen(sb, 2)) await new Promise((resolve) => setTimeout(resolve, 5));
 		during();
-		expect(sb.faults.release(held)).toBe(1);
+		expect(release()).toBe(1);
 		return await polling;
 	}
 

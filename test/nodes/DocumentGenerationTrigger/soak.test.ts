@@ -17,7 +17,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { createPoller, credentialsFor, type Poller } from '../../harness';
 import { startSandbox, type ListOrder, type Sandbox } from '../../sandbox';
 import { createRandom } from '../../sandbox/util';
-import { LIST_PATH, keyOfJson } from './helpers';
+import { LIST_PATH, holdSecondPage, keyOfJson, listRequestsSeen } from './helpers';
 import { statusFault } from '../../harness/fixtures';
 
 // A fresh seed on every local run explores; CI (CI=true) uses a fixed one so a landing run is
@@ -232,23 +232,15 @@ async function soak(scenario: Scenario, seed: number) {
 			} else if (roll < 0.3) {
 				// The list changes while the poll is between two pages: its second list request is
 				// held until the change is made (a poll of one page ends without it).
-				sb.faults.add({ type: 'delay', delayMs: 0, method: 'GET', path: LIST_PATH, times: 1 });
-				const held = sb.faults.add({
-					type: 'delay',
-					delayMs: 600_000,
-					method: 'GET',
-					path: LIST_PATH,
-					times: 1,
-				});
+				const release = holdSecondPage(sb);
 				let settled = false;
 				const polling = poller.poll().finally(() => {
 					settled = true;
 				});
-				while (!settled && sb.requests.filter((r) => r.path === LIST_PATH).length < 2) {
+				while (!settled && !listRequestsSeen(sb, 2))
 					await new Promise((resolve) => setTimeout(resolve, 2));
-				}
 				mutate(true);
-				sb.faults.release(held);
+				release();
 				record(await polling);
 				sb.faults.clear();
 				stats.midPoll++;
