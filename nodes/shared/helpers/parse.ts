@@ -41,7 +41,9 @@ function describe(value: unknown): string {
 export function preview(value: unknown, max = 40): string {
 	let text: string;
 	try {
-		text = typeof value === 'string' ? value : JSON.stringify(value);
+		// JSON shows NaN and Infinity as null: a message would name the wrong value.
+		if (typeof value === 'number' && !Number.isFinite(value)) text = String(value);
+		else text = typeof value === 'string' ? value : JSON.stringify(value);
 	} catch {
 		text = String(value);
 	}

@@ -255,6 +255,11 @@ describe('preview and parseJsonLoose', () => {
 	test('preview clips and survives odd values', () => {
 		expect(preview('x'.repeat(100))).toBe(`${'x'.repeat(40)}…`);
 		expect(preview(undefined)).toBe('undefined');
+		expect([NaN, Infinity, -Infinity].map((n) => preview(n))).toEqual([
+			'NaN',
+			'Infinity',
+			'-Infinity',
+		]);
 		const circular: Record<string, unknown> = {};
 		circular.self = circular;
 		expect(preview(circular)).toBe('[object Object]');
