@@ -59,6 +59,8 @@ function runVersion(version, dir) {
 			require.resolve('jest/bin/jest'),
 			'-c',
 			'jest.compat.config.js',
+			// One worker each: the versions side by side use the two workers one run used.
+			'--maxWorkers=1',
 			'--json',
 			`--outputFile=${out}`,
 		],

@@ -104,6 +104,7 @@ test('a path through a value that is not an object is refused', async () => {
 describe('Update', () => {
 	async function draft(): Promise<string> {
 		const made = await run(sb, createWithFiles({ payloadFiles: {}, status: 'draft' }), [{}]);
+		expect(made.error).toBeUndefined();
 		return String(made.items[0].json.id);
 	}
 
