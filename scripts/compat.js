@@ -7,6 +7,7 @@
  *   npm run test:compat        n8n-core 1.84.0 (n8n 1.85, the oldest the package runs on) and
  *                              1.122.48 (the last of the 1.x line)
  *   COMPAT_VERSIONS="1.87.0 1.122.48" npm run test:compat
+ *   npm run test:compat -- test/resilience/bounded.test.ts     only the suites named
  * Ends with one line "N passed, N failed" over all versions. */
 'use strict';
 const fs = require('fs');
@@ -50,6 +51,30 @@ function install(version) {
 	return dir;
 }
 
+/**
+ * With one worker jest runs the tests in its own process, which does not end while a timer or
+ * socket is left open (it would wait for ever). Once jest has written its results, it has
+ * EXIT_GRACE_S to end; then it is stopped and the version fails, saying why.
+ */
+const EXIT_GRACE_S = 60;
+function exitWatchdog(child, resultsFile, report) {
+	let resultsSeen = 0;
+	const watchdog = setInterval(() => {
+		if (!resultsSeen) {
+			if (fs.existsSync(resultsFile)) resultsSeen = Date.now();
+			return;
+		}
+		if (Date.now() - resultsSeen < EXIT_GRACE_S * 1000) return;
+		clearInterval(watchdog);
+		report(
+			`\ncompat: jest did not end ${EXIT_GRACE_S} s after its tests did: a timer or socket ` +
+				'was left open (find it with --detectOpenHandles); stopped, counted as a failure\n',
+		);
+		child.kill('SIGKILL');
+	}, 1000);
+	return watchdog;
+}
+
 /** Runs the engine suites on one installed version; resolves with jest's results and output. */
 function runVersion(version, dir) {
 	const out = path.join(root, `.jest-compat-${version}.json`);
@@ -63,17 +88,25 @@ function runVersion(version, dir) {
 			'--maxWorkers=1',
 			'--json',
 			`--outputFile=${out}`,
+			// `npm run test:compat -- PATH…` runs only those suites.
+			...process.argv.slice(2),
 		],
 		{ cwd: root, env: { ...process.env, N8N_COMPAT_DIR: dir } },
 	);
 	const chunks = [];
 	child.stdout.on('data', (chunk) => chunks.push(chunk));
 	child.stderr.on('data', (chunk) => chunks.push(chunk));
+	let hung = false;
+	const watchdog = exitWatchdog(child, out, (message) => {
+		hung = true;
+		chunks.push(Buffer.from(message));
+	});
 	return new Promise((resolve) => {
 		child.on('close', (status) => {
+			clearInterval(watchdog);
 			const results = fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : undefined;
 			fs.rmSync(out, { force: true });
-			resolve({ version, status, results, output: Buffer.concat(chunks).toString('utf8') });
+			resolve({ version, status, hung, results, output: Buffer.concat(chunks).toString('utf8') });
 		});
 	});
 }
@@ -94,7 +127,7 @@ async function main() {
 	let passed = 0;
 	let failed = 0;
 	let ok = true;
-	for (const { version, status, results, output } of done) {
+	for (const { version, status, hung, results, output } of done) {
 		console.log(`\ncompat: ---- n8n-core ${version} ----`);
 		process.stdout.write(output);
 		if (!results) {
@@ -102,11 +135,13 @@ async function main() {
 			console.log(`compat: n8n-core ${version}: jest gave no results (exit ${status})`);
 			continue;
 		}
+		// A jest that did not end counts as one failure more (the watchdog said why).
+		const versionFailed = results.numFailedTests + (hung ? 1 : 0);
 		passed += results.numPassedTests;
-		failed += results.numFailedTests;
-		ok &&= results.success && status === 0;
+		failed += versionFailed;
+		ok &&= results.success && status === 0 && !hung;
 		console.log(
-			`compat: n8n-core ${version}: ${results.numPassedTests} passed, ${results.numFailedTests} failed`,
+			`compat: n8n-core ${version}: ${results.numPassedTests} passed, ${versionFailed} failed`,
 		);
 	}
 	console.log(`${passed} passed, ${failed} failed`);

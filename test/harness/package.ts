@@ -23,6 +23,7 @@ import {
 } from 'n8n-workflow';
 
 import { tolerateStarvedRegexChecks } from './regex-budget';
+import { unrefSshCleanupOn1x } from './versions';
 
 // Every run on the engine loads the package through here: n8n-workflow's parameter checks get
 // a regex engine that a busy machine does not fail (regex-budget.ts).
@@ -161,6 +162,7 @@ export async function loadPackage(dir: string = PROJECT_ROOT): Promise<LoadedPac
 }
 
 async function doLoad(dir: string): Promise<LoadedPackage> {
+	await unrefSshCleanupOn1x();
 	const loader = new PackageDirectoryLoader(dir);
 	await loader.loadAll();
 	const { packageName } = loader;

@@ -156,3 +156,24 @@ export function nodeParametersWithDefaults(
 		? getNodeParameters(properties, values, true, false, node, description)
 		: getNodeParameters(properties, values, true, false, node);
 }
+
+/**
+ * n8n-core 1.x's SSH tunnel manager (made when a node first runs) starts a one-minute cleanup
+ * interval it never unrefs (2.x unrefs it), which keeps a jest run in one process (each
+ * version of `npm run test:compat`) alive for ever after its tests ended. On 1.x it is made
+ * here first, with that one interval unref'd as 2.x does; nothing else of it changes.
+ */
+export async function unrefSshCleanupOn1x(): Promise<void> {
+	if (CORE_MAJOR >= 2) return;
+	const { SSHClientsManager } = (await import(
+		'n8n-core/dist/execution-engine/ssh-clients-manager'
+	)) as unknown as { SSHClientsManager: new () => unknown };
+	const original = global.setInterval;
+	global.setInterval = ((...args: Parameters<typeof setInterval>) =>
+		original(...args).unref()) as typeof setInterval;
+	try {
+		Container.get(SSHClientsManager);
+	} finally {
+		global.setInterval = original;
+	}
+}
