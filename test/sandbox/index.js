@@ -806,7 +806,11 @@ async function startSandbox(userOptions = {}) {
 			if (!res.headersSent) res.destroy();
 		});
 	});
-	server.keepAliveTimeout = 5000;
+	// An idle connection is kept a minute, as servers in front of an API commonly keep it (60 to
+	// 75 s). Node's client agent drops its idle connections after 5 s; a server dropping them at
+	// the same 5 s races it, and a request sent on a connection the server just closed ends in
+	// ECONNRESET (seen on a busy machine: a create that cannot be sent again, failed).
+	server.keepAliveTimeout = 60_000;
 	server.on('connection', (socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
