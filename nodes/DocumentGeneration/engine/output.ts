@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { normalizeDocument } from '../../shared/helpers/document';
-import { asNodeError, errorItem } from '../../shared/helpers/items';
+import { errorItem } from '../../shared/helpers/items';
 import type { ItemRecord, Run } from './record';
 
 /** The input items an output item pairs with: its item, or every item of its group. */
@@ -28,9 +28,10 @@ function itemOf(
 	const source = run.record(record.follows ?? i);
 	const error = record.error ?? source.error;
 	if (error) {
-		const own = source === record ? error : asNodeError(ctx, error, i);
+		// A follower's item carries its leader's error (made a node error with an item by
+		// Run.fail), under its own item.
 		const keys = ctx.getNode().onError !== 'continueErrorOutput';
-		return { ...errorItem(own, i, source.made, keys), pairedItem: pairing(record) };
+		return { ...errorItem(error, i, source.made, keys), pairedItem: pairing(record) };
 	}
 	const { document, origin } = source.sent!;
 	const json = normalizeDocument(source.finished ?? document);
