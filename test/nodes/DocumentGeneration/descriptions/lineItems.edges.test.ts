@@ -6,7 +6,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../../../harness/use-sandbox';
-import { CONTINUE, creates, invoiceCreate, run } from '../helpers';
+import { CONTINUE, creates, invoiceCreate, pairs, run } from '../helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -170,3 +170,46 @@ test.each([
 		expect(creates(sb)).toHaveLength(0);
 	},
 );
+
+test('One per Item: each output pairs with its own item', async () => {
+	const rows = [
+		{ order: 'A', product: 'Pens' },
+		{ order: 'A', product: 'Ink' },
+	];
+	const result = await run(sb, grouped({ grouping: 'perItem' }), rows);
+	expect(result.error).toBeUndefined();
+	expect(pairs(result)).toEqual([0, 1]);
+});
+
+test('with Continue On Fail the error of an item whose Group By is refused pairs with that item', async () => {
+	const rows = [
+		{ order: 'A', product: 'Pens' },
+		{ order: '', product: 'Ink' },
+	];
+	const result = await run(sb, grouped(), rows, CONTINUE);
+	expect(result.items[1].json.error).toMatch(/Group By value is empty/);
+	expect(pairs(result)).toEqual([0, 1]);
+});
+
+test("Line Fields of the Template mapped automatically: each line takes its item's fields of the same names", async () => {
+	const rows = [
+		{ order: 'A', description: 'Pens', quantity: 2, other: 'x' },
+		{ order: 'A', description: 'Ink', quantity: 1 },
+	];
+	const mappedLineFields = {
+		mappingMode: 'autoMapInputData',
+		value: null,
+		schema: [
+			{ id: 'description', type: 'string' },
+			{ id: 'quantity', type: 'number' },
+		],
+	};
+	const result = await run(sb, grouped({ lineMode: 'templateFields', mappedLineFields }), rows);
+	expect(result.error).toBeUndefined();
+	expect(sentLines()).toEqual([
+		[
+			{ description: 'Pens', quantity: 2 },
+			{ description: 'Ink', quantity: 1 },
+		],
+	]);
+});
