@@ -139,7 +139,7 @@ test('a Line Items Path of spaces is refused; one with spaces around is trimmed'
 	expect(sentLines()).toEqual([[{ product: 'Pens' }]]);
 });
 
-test('One per Item (the default) adds no lines: each item is its own document', async () => {
+test('One per Item (the default) adds no lines: each item is its own document, its output paired with it', async () => {
 	const rows = [
 		{ order: 'A', product: 'Pens' },
 		{ order: 'A', product: 'Ink' },
@@ -148,6 +148,7 @@ test('One per Item (the default) adds no lines: each item is its own document', 
 	expect(result.error).toBeUndefined();
 	expect(creates(sb)).toHaveLength(2);
 	expect(sentLines()).toEqual([undefined, undefined]);
+	expect(pairs(result)).toEqual([0, 1]);
 });
 
 test('a Group By naming a field the item lacks is refused as empty, naming its item', async () => {
@@ -170,16 +171,6 @@ test.each([
 		expect(creates(sb)).toHaveLength(0);
 	},
 );
-
-test('One per Item: each output pairs with its own item', async () => {
-	const rows = [
-		{ order: 'A', product: 'Pens' },
-		{ order: 'A', product: 'Ink' },
-	];
-	const result = await run(sb, grouped({ grouping: 'perItem' }), rows);
-	expect(result.error).toBeUndefined();
-	expect(pairs(result)).toEqual([0, 1]);
-});
 
 test('with Continue On Fail the error of an item whose Group By is refused pairs with that item', async () => {
 	const rows = [
