@@ -43,6 +43,24 @@ export function displayedProperties(
 	);
 }
 
+/**
+ * The one top-level parameter named `name` the editor shows for these values; throws (failing
+ * the test) when it shows none or several.
+ */
+export function displayedProperty(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+	name: string,
+): INodeProperties {
+	const found = displayedProperties(description, values).filter((p) => p.name === name);
+	if (found.length !== 1) {
+		throw new Error(
+			`expected one displayed "${name}" for ${JSON.stringify(values)}, found ${found.length}`,
+		);
+	}
+	return found[0];
+}
+
 /** A node of the package as the editor places it on the canvas (short or full type). */
 export function editorNode(
 	pkg: LoadedPackage,

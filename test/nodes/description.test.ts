@@ -17,7 +17,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, displayedProperties, loadPackage, type LoadedPackage } from '../harness';
-import { editorNode } from '../harness/editor';
+import { displayedProperty, editorNode } from '../harness/editor';
 
 const PACKAGE = 'n8n-nodes-document-generation';
 const NODE = 'documentGeneration';
@@ -45,21 +45,6 @@ function shown(
 	name: string,
 ): INodeProperties[] {
 	return displayedProperties(description, values).filter((p) => p.name === name);
-}
-
-/** The single property displayed under that name (fails the test when none or several). */
-function one(
-	description: INodeTypeDescription,
-	values: INodeParameters,
-	name: string,
-): INodeProperties {
-	const found = shown(description, values, name);
-	if (found.length !== 1) {
-		throw new Error(
-			`expected one displayed "${name}" for ${JSON.stringify(values)}, found ${found.length}`,
-		);
-	}
-	return found[0];
 }
 
 /** An options parameter: its values in order, and its default where one is given. */
@@ -141,19 +126,23 @@ describe('contract: action node parameters', () => {
 
 	test('resource and operation option values and defaults', () => {
 		const resources = ['account', 'document', 'snippet', 'template', 'templateFolder'];
-		expectOptions(one(action, {}, 'resource'), resources, 'document');
+		expectOptions(displayedProperty(action, {}, 'resource'), resources, 'document');
 
 		const documentOps = ['create', 'delete', 'download', 'get', 'getAll', 'update'];
-		expectOptions(one(action, { resource: 'document' }, 'operation'), documentOps, 'create');
+		expectOptions(
+			displayedProperty(action, { resource: 'document' }, 'operation'),
+			documentOps,
+			'create',
+		);
 
-		const accountOps = one(action, { resource: 'account' }, 'operation');
+		const accountOps = displayedProperty(action, { resource: 'account' }, 'operation');
 		expect(optionValues(accountOps)).toEqual(['get']);
 	});
 
 	test.each(['get', 'update', 'delete', 'download'])(
 		'documentId: resource locator (list, id) for %s',
 		(op) => {
-			expectLocator(one(action, doc(op), 'documentId'));
+			expectLocator(displayedProperty(action, doc(op), 'documentId'));
 		},
 	);
 
@@ -164,13 +153,13 @@ describe('contract: action node parameters', () => {
 
 	/** Wait, download, file field and wait timeout: shown alike by create and update. */
 	function expectGenerationParameters(values: INodeParameters, downloadDefault: boolean): void {
-		const wait = one(action, values, 'waitForCompletion');
+		const wait = displayedProperty(action, values, 'waitForCompletion');
 		expect([wait.type, wait.default]).toEqual(['boolean', true]);
-		const download = one(action, values, 'download');
+		const download = displayedProperty(action, values, 'download');
 		expect([download.type, download.default]).toEqual(['boolean', downloadDefault]);
-		const binary = one(action, values, 'binaryPropertyName');
+		const binary = displayedProperty(action, values, 'binaryPropertyName');
 		expect([binary.type, binary.default]).toEqual(['string', 'data']);
-		const waitTimeout = child(one(action, values, 'options'), 'waitTimeout');
+		const waitTimeout = child(displayedProperty(action, values, 'options'), 'waitTimeout');
 		expect([waitTimeout.type, waitTimeout.default]).toEqual(['number', 300]);
 	}
 
@@ -181,18 +170,22 @@ describe('contract: action node parameters', () => {
 			download: true,
 			payloadMode: 'json',
 		});
-		expectLocator(one(action, values, 'templateId'));
-		expect(one(action, values, 'payload').type).toBe('json');
+		expectLocator(displayedProperty(action, values, 'templateId'));
+		expect(displayedProperty(action, values, 'payload').type).toBe('json');
 		expect(shown(action, values, 'payloadFields')).toHaveLength(0);
 
-		const mode = one(action, values, 'payloadMode');
+		const mode = displayedProperty(action, values, 'payloadMode');
 		expect([mode.type, mode.default, optionValues(mode)]).toEqual([
 			'options',
 			'json',
 			['fields', 'json', 'templateFields'],
 		]);
 		expect(shown(action, values, 'mappedFields')).toHaveLength(0);
-		const mapper = one(action, { ...values, payloadMode: 'templateFields' }, 'mappedFields');
+		const mapper = displayedProperty(
+			action,
+			{ ...values, payloadMode: 'templateFields' },
+			'mappedFields',
+		);
 		expect([mapper.type, mapper.typeOptions?.loadOptionsDependsOn]).toEqual([
 			'resourceMapper',
 			['templateId.value'],
@@ -204,22 +197,22 @@ describe('contract: action node parameters', () => {
 		});
 		const fieldsValues = { ...values, payloadMode: 'fields' };
 		expect(shown(action, fieldsValues, 'payload')).toHaveLength(0);
-		const rows = one(action, fieldsValues, 'payloadFields');
+		const rows = displayedProperty(action, fieldsValues, 'payloadFields');
 		expect(rows.type).toBe('fixedCollection');
 		const row = (rows.options as Array<{ name: string; values: INodeProperties[] }>).find(
 			(o) => o.name === 'values',
 		)!;
 		expect(row.values.map((v) => v.name)).toEqual(['key', 'value']);
 
-		expectOptions(one(action, values, 'status'), ['draft', 'pending'], 'pending');
+		expectOptions(displayedProperty(action, values, 'status'), ['draft', 'pending'], 'pending');
 
-		const additional = one(action, values, 'additionalFields');
+		const additional = displayedProperty(action, values, 'additionalFields');
 		expect(additional.type).toBe('collection');
 		expect(child(additional, 'meta').type).toBe('json');
 		expect(child(additional, 'filename').type).toBe('string');
 
 		// Running again safely: a key per item, how far back to look, what to do on other data.
-		const options = one(action, values, 'options');
+		const options = displayedProperty(action, values, 'options');
 		expect(child(options, 'uniqueKey').type).toBe('string');
 		expect([child(options, 'reuseWindow').type, child(options, 'reuseWindow').default]).toEqual([
 			'number',
@@ -233,7 +226,7 @@ describe('contract: action node parameters', () => {
 
 	test('update: updateFields (templateId, payload, meta, filename, status), wait/download/binary, options.waitTimeout', () => {
 		const values = doc('update', { waitForCompletion: true, download: true });
-		const update = one(action, values, 'updateFields');
+		const update = displayedProperty(action, values, 'updateFields');
 		expect(update.type).toBe('collection');
 		expectLocator(child(update, 'templateId'));
 		expect(child(update, 'payload').type).toBe('json');
@@ -245,23 +238,23 @@ describe('contract: action node parameters', () => {
 	});
 
 	test('download: documentId and binaryPropertyName', () => {
-		const binary = one(action, doc('download'), 'binaryPropertyName');
+		const binary = displayedProperty(action, doc('download'), 'binaryPropertyName');
 		expect([binary.type, binary.default]).toEqual(['string', 'data']);
 	});
 
 	test('get: options.includePayload', () => {
-		const include = child(one(action, doc('get'), 'options'), 'includePayload');
+		const include = child(displayedProperty(action, doc('get'), 'options'), 'includePayload');
 		expect([include.type, include.default]).toEqual(['boolean', false]);
 	});
 
 	test('getAll: returnAll, limit and filters (templateIds, status, workspaceId, updatedSince)', () => {
 		const values = doc('getAll', { returnAll: false });
-		const returnAll = one(action, values, 'returnAll');
+		const returnAll = displayedProperty(action, values, 'returnAll');
 		expect([returnAll.type, returnAll.default]).toEqual(['boolean', false]);
-		const limit = one(action, values, 'limit');
+		const limit = displayedProperty(action, values, 'limit');
 		expect([limit.type, limit.default]).toEqual(['number', 50]);
 
-		const filters = one(action, values, 'filters');
+		const filters = displayedProperty(action, values, 'filters');
 		expect(filters.type).toBe('collection');
 		const templateIds = child(filters, 'templateIds');
 		expect(templateIds.type).toBe('multiOptions');
@@ -282,12 +275,12 @@ describe('contract: action node parameters', () => {
 
 describe('contract: trigger parameters', () => {
 	test('events, filters (templateIds, workspaceId), download, binaryPropertyName', () => {
-		const events = one(trigger, {}, 'events');
+		const events = displayedProperty(trigger, {}, 'events');
 		expect(events.type).toBe('multiOptions');
 		expect(events.default).toEqual(['success']);
 		expect(optionValues(events)).toEqual(['failure', 'success']);
 
-		const filters = one(trigger, {}, 'filters');
+		const filters = displayedProperty(trigger, {}, 'filters');
 		expect(filters.type).toBe('collection');
 		const templateIds = child(filters, 'templateIds');
 		expect(templateIds.type).toBe('multiOptions');
@@ -295,9 +288,9 @@ describe('contract: trigger parameters', () => {
 		expect(templateIds.typeOptions?.loadOptionsDependsOn).toEqual(['filters.workspaceId']);
 		expect(child(filters, 'workspaceId').typeOptions?.loadOptionsMethod).toBe('getWorkspaces');
 
-		const download = one(trigger, {}, 'download');
+		const download = displayedProperty(trigger, {}, 'download');
 		expect([download.type, download.default]).toEqual(['boolean', false]);
-		const binary = one(trigger, { download: true }, 'binaryPropertyName');
+		const binary = displayedProperty(trigger, { download: true }, 'binaryPropertyName');
 		expect([binary.type, binary.default]).toEqual(['string', 'data']);
 	});
 
@@ -364,7 +357,9 @@ describe('AI agent tool', () => {
 		expect(describeTool('account', 'get')).toBe(
 			'Get the account and its remaining document quota in PDFMonkey',
 		);
-		const operations = optionValues(one(action, { resource: 'document' }, 'operation')) as string[];
+		const operations = optionValues(
+			displayedProperty(action, { resource: 'document' }, 'operation'),
+		) as string[];
 		for (const operation of operations) {
 			const text = describeTool('document', operation);
 			// An `action` exists: otherwise n8n falls back to "<operation> document in …".

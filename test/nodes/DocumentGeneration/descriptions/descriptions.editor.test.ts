@@ -12,7 +12,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage } from '../../../harness';
+import { displayedProperties, displayedProperty, loadPackage } from '../../../harness';
 
 let action: INodeTypeDescription;
 
@@ -24,13 +24,8 @@ const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const shownNames = (values: INodeParameters) =>
 	displayedProperties(action, { ...CREATE, ...values }).map((p) => p.name);
 
-function one(name: string, values: INodeParameters = {}): INodeProperties {
-	const found = displayedProperties(action, { ...CREATE, ...values }).filter(
-		(p) => p.name === name,
-	);
-	if (found.length !== 1) throw new Error(`expected one "${name}", found ${found.length}`);
-	return found[0];
-}
+const one = (name: string, values: INodeParameters = {}): INodeProperties =>
+	displayedProperty(action, { ...CREATE, ...values }, name);
 
 const values = (p: INodeProperties) =>
 	((p.options ?? []) as INodePropertyOptions[]).map((o) => o.value);

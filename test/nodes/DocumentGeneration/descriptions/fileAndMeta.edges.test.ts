@@ -10,7 +10,7 @@
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { readFilename } from '../../../../nodes/DocumentGeneration/descriptions/fileAndMeta';
-import { displayedProperties, loadPackage } from '../../../harness';
+import { displayedProperty, loadPackage } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
 import { byId, creates, run, templateId } from '../helpers';
 
@@ -21,9 +21,7 @@ const FILE_NAME_HELP = 'Name of the generated file (stored as meta._filename)';
 /** The File Name field inside the collection `collection` of a document operation. */
 async function fileNameField(operation: string, collection: string): Promise<INodeProperties> {
 	const action = (await loadPackage()).nodeDescription('documentGeneration');
-	const [outer] = displayedProperties(action, { resource: 'document', operation }).filter(
-		(p) => p.name === collection,
-	);
+	const outer = displayedProperty(action, { resource: 'document', operation }, collection);
 	const fields = (outer.options ?? []) as INodeProperties[];
 	return fields.filter((field) => field.displayName === 'File Name')[0];
 }

@@ -11,7 +11,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage } from '../../../harness';
+import { displayedProperties, displayedProperty, loadPackage } from '../../../harness';
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const PAYLOAD_FIELDS: INodeParameters = { payloadMode: 'fields' };
@@ -19,18 +19,6 @@ const LINE_FIELDS: INodeParameters = { grouping: 'byKey', lineMode: 'fields' };
 
 function shownNames(action: INodeTypeDescription, values: INodeParameters): string[] {
 	return displayedProperties(action, { ...CREATE, ...values }).map((p) => p.name);
-}
-
-function shownOne(
-	action: INodeTypeDescription,
-	values: INodeParameters,
-	name: string,
-): INodeProperties {
-	const found = displayedProperties(action, { ...CREATE, ...values }).filter(
-		(p) => p.name === name,
-	);
-	if (found.length !== 1) throw new Error(`expected one "${name}", found ${found.length}`);
-	return found[0];
 }
 
 /** What a saved workflow relies on of a rows property: its kind, its row and the row's fields. */
@@ -53,8 +41,12 @@ test('Payload Fields and Line Fields: many sortable rows of a name and a value, 
 		'lineFields',
 	);
 
-	const payloadFields = shownOne(action, PAYLOAD_FIELDS, 'payloadFields');
-	const lineFields = shownOne(action, LINE_FIELDS, 'lineFields');
+	const payloadFields = displayedProperty(
+		action,
+		{ ...CREATE, ...PAYLOAD_FIELDS },
+		'payloadFields',
+	);
+	const lineFields = displayedProperty(action, { ...CREATE, ...LINE_FIELDS }, 'lineFields');
 	for (const rows of [payloadFields, lineFields]) {
 		expect(rowsShape(rows)).toEqual({
 			type: 'fixedCollection',
