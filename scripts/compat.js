@@ -78,6 +78,8 @@ function exitWatchdog(child, resultsFile, report) {
 /** Runs the engine suites on one installed version; resolves with jest's results and output. */
 function runVersion(version, dir) {
 	const out = path.join(root, `.jest-compat-${version}.json`);
+	// A results file left by a run that was stopped would start the exit watchdog at once.
+	fs.rmSync(out, { force: true });
 	const child = spawn(
 		process.execPath,
 		[
