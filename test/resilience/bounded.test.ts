@@ -30,7 +30,10 @@ const MAX_TRIES = 6;
 const BUDGET_LESS_LONGEST_WAIT_S = 25 - 8;
 
 /** The error's "Tried N times over S s", matched against the tries the service saw. */
-function expectTriesReported(description: string | undefined, seen: number | undefined): void {
+function expectTriesReported(
+	description: string | null | undefined,
+	seen: number | undefined,
+): void {
 	const tried = /^Tried (\d+) times over (\d+(?:\.\d)?) s\./.exec(description ?? '');
 	expect(tried).not.toBeNull();
 	const [times, overSeconds] = [Number(tried![1]), Number(tried![2])];
