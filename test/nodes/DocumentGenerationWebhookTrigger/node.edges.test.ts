@@ -1,0 +1,182 @@
+/**
+ * The instant trigger as the editor lists and shows it (DocumentGenerationWebhookTrigger.node.ts):
+ * the node itself (names, versions, the webhook n8n serves, the credential), its fields in
+ * order with their types, defaults and when each shows, and the words written on them.
+ * One test, which loads the package itself (not in a `beforeAll`, nor in an earlier test of
+ * this file: the loader is cached): mutation testing counts a property as reached only by the
+ * test that loads it. Needs `npm run build` first.
+ */
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, displayedProperties, loadPackage } from '../../harness';
+
+const WEBHOOK_TRIGGER = 'documentGenerationWebhookTrigger';
+
+function propertyOf(description: INodeTypeDescription, name: string): INodeProperties {
+	const found = description.properties.find((p) => p.name === name);
+	if (!found) throw new Error(`no property "${name}"`);
+	return found;
+}
+
+/** The names of the top-level fields the editor shows for these values, in order. */
+const shownNames = (description: INodeTypeDescription, values: INodeParameters) =>
+	displayedProperties(description, values).map((p) => p.name);
+
+type Described = INodeProperties | INodePropertyOptions | INodePropertyCollection;
+
+/** What a user reads of a field or an option: its label, placeholder, help text, options. */
+function wordsOf(p: Described): Record<string, unknown> {
+	const words: Record<string, unknown> = {};
+	words.label = 'displayName' in p ? p.displayName : p.name;
+	for (const key of ['placeholder', 'description'] as const) {
+		if (key in p && p[key as keyof Described] !== undefined) words[key] = p[key as keyof Described];
+	}
+	if ('options' in p && p.options) words.options = p.options.map(wordsOf);
+	return words;
+}
+
+/** Its names, versions 1 and 2 (2 new), one POST webhook answered on receipt, the credential required. */
+function expectNode(webhook: INodeTypeDescription): void {
+	expect(webhook).toMatchObject({
+		displayName: 'Document Generation (PDFMonkey) Webhook Trigger',
+		name: WEBHOOK_TRIGGER,
+		group: ['trigger'],
+		version: [1, 2],
+		defaultVersion: 2,
+		description:
+			'Starts the workflow the moment a document finishes generating (instant, by webhook)',
+		defaults: { name: 'PDFMonkey Webhook' },
+		inputs: [],
+		outputs: ['main'],
+	});
+	expect(webhook.credentials).toEqual([{ name: CREDENTIAL_TYPE, required: true }]);
+	expect(webhook.webhooks).toEqual([
+		{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+	]);
+}
+
+/** The fields in order: the workspace only with automatic registration, its notice only with manual. */
+function expectFields(webhook: INodeTypeDescription): void {
+	expect(webhook.properties.map((p) => [p.name, p.type, p.default])).toEqual([
+		['events', 'multiOptions', ['success']],
+		['signingNotice', 'notice', ''],
+		['registration', 'options', 'automatic'],
+		['manualNotice', 'notice', ''],
+		['workspaceId', 'resourceLocator', expect.anything()],
+		['filters', 'collection', {}],
+		['download', 'boolean', false],
+		['binaryPropertyName', 'string', 'data'],
+		['maxFileSize', 'number', 100],
+	]);
+	const always = ['events', 'signingNotice', 'registration'];
+	const after = ['filters', 'download'];
+	expect(shownNames(webhook, { registration: 'automatic' })).toEqual([
+		...always,
+		'workspaceId',
+		...after,
+	]);
+	expect(shownNames(webhook, { registration: 'manual' })).toEqual([
+		...always,
+		'manualNotice',
+		...after,
+	]);
+	const filters = propertyOf(webhook, 'filters');
+	expect(
+		filters.options?.map((o) => [(o as INodeProperties).name, (o as INodeProperties).type]),
+	).toEqual([
+		['channel', 'string'],
+		['templateIds', 'multiOptions'],
+	]);
+	const templateIds = filters.options?.[1] as INodeProperties;
+	expect(templateIds.typeOptions).toEqual({
+		loadOptionsMethod: 'getTemplates',
+		loadOptionsDependsOn: ['workspaceId.value'],
+	});
+	expect((filters.options?.[0] as INodeProperties).default).toBe('');
+}
+
+/** Events: the polling trigger's events, then Quota Warning (value quotaWarning). */
+function expectEvents(webhook: INodeTypeDescription, polling: INodeTypeDescription): void {
+	const events = propertyOf(webhook, 'events');
+	expect(events.options).toEqual([
+		...(propertyOf(polling, 'events').options ?? []),
+		{
+			name: 'Quota Warning',
+			value: 'quotaWarning',
+			description:
+				'The account’s monthly document quota is running low (signed deliveries only): the item holds the period, the documents still available and the threshold',
+		},
+	]);
+	expect(events.description).toBe(
+		'Which events start the workflow. A document generated again fires again; a quota warning fires once per warning.',
+	);
+	expect(events.required).toBe(true);
+}
+
+/** The words on the notices, Registration, Workspace and Filters. */
+function expectWords(webhook: INodeTypeDescription): void {
+	const words = (name: string) => wordsOf(propertyOf(webhook, name));
+	expect(words('signingNotice')).toEqual({
+		label:
+			'Without a Webhook Signing Secret in the credential, deliveries are not trusted: each document is read back from the API (one run per document version, every delivery answered alike) and Quota Warnings are ignored. To sign them, copy the endpoint’s signing secret (whsec_…) from the dashboard (Webhooks) into the credential’s Webhook Signing Secret.',
+	});
+	expect(words('registration')).toEqual({
+		label: 'Registration',
+		description: 'How the service learns where to send its webhooks',
+		options: [
+			{
+				label: 'Automatic',
+				description:
+					'Register the webhook with the service when the workflow is activated, and remove it when deactivated',
+			},
+			{
+				label: 'Manual',
+				description: 'Add the Production URL shown above to the dashboard (Webhooks) yourself',
+			},
+		],
+	});
+	expect(
+		propertyOf(webhook, 'registration').options?.map((o) => (o as INodePropertyOptions).value),
+	).toEqual(['automatic', 'manual']);
+	expect(words('manualNotice')).toEqual({
+		label:
+			'Copy the Production URL shown above into the dashboard (Webhooks → add an endpoint for the chosen events), and paste its signing secret (whsec_…) into the credential so that only signed deliveries are accepted',
+	});
+	expect(words('workspaceId')).toMatchObject({
+		description:
+			'The workspace whose documents start the workflow (the webhook is registered there)',
+	});
+	expect(words('filters')).toMatchObject({
+		label: 'Filters',
+		placeholder: 'Add Filter',
+		options: [
+			{
+				label: 'Channel',
+				placeholder: 'e.g. invoices',
+				description: 'Only documents whose meta._webhook_channel is this channel',
+			},
+			{
+				description:
+					'Only documents of these templates. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+		],
+	});
+}
+
+test('the instant trigger as the editor lists it: the node, its fields in order and when each shows, their words', async () => {
+	const pkg = await loadPackage();
+	const webhook = pkg.nodeDescription(WEBHOOK_TRIGGER);
+	expectNode(webhook);
+	expectFields(webhook);
+	expectEvents(webhook, pkg.nodeDescription('documentGenerationTrigger'));
+	expectWords(webhook);
+	const [light, dark] = pkg.iconFiles(webhook.iconUrl);
+	expect(light).toMatch(/[/\\]icons[/\\]documentGeneration\.svg$/);
+	expect(dark).toMatch(/[/\\]icons[/\\]documentGeneration\.dark\.svg$/);
+});
