@@ -1,16 +1,9 @@
 /**
  * What the editor shows of Create's payload fields (Payload Mode, Payload (JSON), Payload
  * Fields, Template Fields), as n8n loads the node: their names, kinds and defaults saved
- * workflows rely on, the mode that shows each, and the words a user reads on each. The
- * package is loaded inside each test, not in a `beforeAll`: mutation testing counts a
- * property as reached only by a test that loads it itself.
+ * workflows rely on, the mode that shows each, and the words a user reads on each.
  */
-import type {
-	INodeParameters,
-	INodeProperties,
-	INodePropertyOptions,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { displayedProperties, displayedProperty, loadPackage, wordsOf } from '../../../harness';
 
@@ -18,41 +11,37 @@ const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const MODES = ['json', 'fields', 'templateFields'];
 const MODE_FIELDS = ['payload', 'payloadFields', 'mappedFields'];
 
-async function createAction(): Promise<INodeTypeDescription> {
-	return (await loadPackage()).nodeDescription('documentGeneration');
-}
+/**
+ * One test, which loads the package itself: the package is loaded once per file, and
+ * mutation testing credits a property only to the test that loads it.
+ */
+test("Create's payload fields: kinds, defaults, the mode that shows each, and every word a user reads", async () => {
+	const action = (await loadPackage()).nodeDescription('documentGeneration');
+	const shownIn = (payloadMode: string, name: string): INodeProperties =>
+		displayedProperty(action, { ...CREATE, payloadMode }, name);
+	const shownFields = (payloadMode: string) =>
+		displayedProperties(action, { ...CREATE, payloadMode })
+			.map((p) => p.name)
+			.filter((name) => MODE_FIELDS.includes(name));
 
-/** The one field named `name` that Create shows in this Payload Mode. */
-function shownIn(action: INodeTypeDescription, payloadMode: string, name: string): INodeProperties {
-	return displayedProperty(action, { ...CREATE, payloadMode }, name);
-}
-
-test('Payload Mode: JSON by default; JSON, Fields and Template Fields to choose from', async () => {
-	const mode = displayedProperty(await createAction(), CREATE, 'payloadMode');
+	// Payload Mode: JSON by default; JSON, Fields and Template Fields to choose from.
+	const mode = displayedProperty(action, CREATE, 'payloadMode');
 	expect([mode.type, mode.default]).toEqual(['options', 'json']);
 	expect((mode.options as INodePropertyOptions[]).map((o) => [o.name, o.value])).toEqual([
 		['JSON', 'json'],
 		['Fields', 'fields'],
 		['Template Fields', 'templateFields'],
 	]);
-});
 
-test('each Payload Mode shows its own field and hides the other two', async () => {
-	const action = await createAction();
-	const shownFields = (payloadMode: string) =>
-		displayedProperties(action, { ...CREATE, payloadMode })
-			.map((p) => p.name)
-			.filter((name) => MODE_FIELDS.includes(name));
+	// Each mode shows its own field and hides the other two.
 	expect(MODES.map(shownFields)).toEqual([['payload'], ['payloadFields'], ['mappedFields']]);
-});
 
-test('Payload (JSON): a JSON field holding an empty object by default', async () => {
-	const payload = shownIn(await createAction(), 'json', 'payload');
+	// Payload (JSON): a JSON field holding an empty object by default.
+	const payload = shownIn('json', 'payload');
 	expect([payload.type, payload.default]).toEqual(['json', '{}']);
-});
 
-test('Template Fields: a required resource mapper of the picked template, defined below, adding fields', async () => {
-	const mapper = shownIn(await createAction(), 'templateFields', 'mappedFields');
+	// Template Fields: a required resource mapper of the picked template, defined below.
+	const mapper = shownIn('templateFields', 'mappedFields');
 	expect([mapper.type, mapper.required, mapper.noDataExpression]).toEqual([
 		'resourceMapper',
 		true,
@@ -71,10 +60,8 @@ test('Template Fields: a required resource mapper of the picked template, define
 			supportAutoMap: true,
 		},
 	});
-});
 
-test('Payload Mode: its label, help text and each mode named and described', async () => {
-	const mode = displayedProperty(await createAction(), CREATE, 'payloadMode');
+	// The words: labels, help texts, hints, each mode named and described, the rows' examples.
 	expect(wordsOf(mode)).toEqual({
 		label: 'Payload Mode',
 		description: 'How to give the data the template is filled with',
@@ -91,21 +78,13 @@ test('Payload Mode: its label, help text and each mode named and described', asy
 			},
 		],
 	});
-});
-
-test('Payload (JSON): its label, help text and hint', async () => {
-	const payload = shownIn(await createAction(), 'json', 'payload');
 	expect(wordsOf(payload)).toEqual({
 		label: 'Payload (JSON)',
 		description:
 			'The data to fill the template with: one JSON object (never a list) whose keys are the variables the template uses',
 		hint: 'To send the previous node’s data as it is, use {{ $json }}; for one of its fields, {{ $json.invoice }}',
 	});
-});
-
-test('Payload Fields: its label, button, help text, hint and the examples in its rows', async () => {
-	const rows = shownIn(await createAction(), 'fields', 'payloadFields');
-	expect(wordsOf(rows)).toEqual({
+	expect(wordsOf(shownIn('fields', 'payloadFields'))).toEqual({
 		label: 'Payload Fields',
 		placeholder: 'Add Field',
 		description: 'The data to fill the template with, one variable per row',
@@ -128,10 +107,6 @@ test('Payload Fields: its label, button, help text, hint and the examples in its
 			},
 		],
 	});
-});
-
-test('Template Fields: its label and hint', async () => {
-	const mapper = shownIn(await createAction(), 'templateFields', 'mappedFields');
 	expect(wordsOf(mapper)).toEqual({
 		label: 'Template Fields',
 		hint: 'Fields marked optional have a default in the template or only decide what it shows; every other field is printed as given, and left empty it prints blank',
