@@ -70,3 +70,12 @@ test('a Payload Mode from an expression naming no mode reads Payload (JSON): lef
 	);
 	expect(creates(sb)).toHaveLength(0);
 });
+
+test('a Payload (JSON) that is a list is refused naming the payload; nothing is sent', async () => {
+	const result = await run(
+		sb,
+		invoiceCreate(sb, '[{"customer": "Ada"}]', { waitForCompletion: false }),
+	);
+	expect(result.error?.message).toMatch(/^The payload must be one JSON object, but it is /);
+	expect(creates(sb)).toHaveLength(0);
+});
