@@ -14,6 +14,7 @@ import {
 	type ResourceMapperFields,
 	type INodeParameters,
 	type INodeProperties,
+	type INodePropertyCollection,
 	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
@@ -59,6 +60,24 @@ export function displayedProperty(
 		);
 	}
 	return found[0];
+}
+
+type Described = INodeProperties | INodePropertyOptions | INodePropertyCollection;
+
+/**
+ * What a user reads of a property, an option or a collection's row: its label, placeholder,
+ * help text and hint, and the same of its options (`options`) and of its row's fields
+ * (`fields`). Words a property does not have are left out.
+ */
+export function wordsOf(p: Described): Record<string, unknown> {
+	const words: Record<string, unknown> = {};
+	words.label = 'displayName' in p ? p.displayName : p.name;
+	for (const key of ['placeholder', 'description', 'hint'] as const) {
+		if (key in p && p[key as keyof Described] !== undefined) words[key] = p[key as keyof Described];
+	}
+	if ('options' in p && p.options) words.options = p.options.map(wordsOf);
+	if ('values' in p && p.values) words.fields = p.values.map(wordsOf);
+	return words;
 }
 
 /** A node of the package as the editor places it on the canvas (short or full type). */

@@ -4,28 +4,9 @@
  * The package is loaded inside the test, not in a `beforeAll`: mutation testing counts a
  * property as reached only by a test that loads it itself.
  */
-import type {
-	INodeParameters,
-	INodeProperties,
-	INodePropertyCollection,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage } from '../../../harness';
-
-type Described = INodeProperties | INodePropertyOptions | INodePropertyCollection;
-
-/** What a user reads of a property: its words, its options' and its rows' words. */
-function wordsOf(p: Described): Record<string, unknown> {
-	const words: Record<string, unknown> = {};
-	words.label = 'displayName' in p ? p.displayName : p.name;
-	for (const key of ['placeholder', 'description', 'hint'] as const) {
-		if (key in p && p[key as keyof Described] !== undefined) words[key] = p[key as keyof Described];
-	}
-	if ('options' in p && p.options) words.options = p.options.map(wordsOf);
-	if ('values' in p && p.values) words.fields = p.values.map(wordsOf);
-	return words;
-}
+import { displayedProperties, loadPackage, wordsOf } from '../../../harness';
 
 const GROUPED: INodeParameters = { resource: 'document', operation: 'create', grouping: 'byKey' };
 

@@ -1,7 +1,10 @@
 /**
  * The edges of Create's payload (payload.ts) that mutation testing found unpinned, on the real
- * n8n engine against the sandbox: how a group's lines are put into the payload.
+ * n8n engine against the sandbox: how a group's lines are put into the payload, which field
+ * each Payload Mode reads, and for which item.
  */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
 import { useSandbox } from '../../../harness/use-sandbox';
 import { creates, invoiceCreate, run } from '../helpers';
 
@@ -21,5 +24,58 @@ test('a Line Items Path through a value of the payload that is not an object is 
 	expect(result.error?.message).toBe(
 		'The line items goes under "order", but the payload has a value there, not an object (item 1)',
 	);
+	expect(creates(sb)).toHaveLength(0);
+});
+
+/** The payload of each create the sandbox received, in order. */
+const sentPayloads = () =>
+	creates(sb).map((r) => (r.body as { document: IDataObject }).document.payload);
+
+test('Payload Fields: each item’s rows make its own payload, a dotted name nested; Payload (JSON) is not read, and One per Item adds no lines', async () => {
+	const fieldsCreate = invoiceCreate(sb, '{"from_json": true}', {
+		payloadMode: 'fields',
+		payloadFields: { values: [{ key: 'customer.name', value: '={{ $json.name }}' }] },
+		waitForCompletion: false,
+	});
+	await run(sb, fieldsCreate, [{ name: 'Ada' }, { name: 'Grace' }]);
+	expect(sentPayloads()).toEqual([{ customer: { name: 'Ada' } }, { customer: { name: 'Grace' } }]);
+});
+
+test('Template Fields mapped automatically: each item gives the fields of its own data', async () => {
+	const mappedCreate = invoiceCreate(sb, '{"from_json": true}', {
+		payloadMode: 'templateFields',
+		mappedFields: {
+			mappingMode: 'autoMapInputData',
+			value: null,
+			schema: [{ id: 'number', type: 'string' }],
+		} as unknown as INodeParameters,
+		waitForCompletion: false,
+	});
+	await run(sb, mappedCreate, [{ number: 'N-1' }, { number: 'N-2' }]);
+	expect(sentPayloads()).toEqual([{ number: 'N-1' }, { number: 'N-2' }]);
+});
+
+test('a Payload Mode from an expression naming no mode reads Payload (JSON): left empty, the refusal says to fill in Payload (JSON)', async () => {
+	const unknownMode = invoiceCreate(sb, '{}', {
+		payloadMode: '={{ "spreadsheet" }}',
+		payloadFields: { values: [{ key: 'customer.name', value: 'Ada' }] },
+		waitForCompletion: false,
+	});
+	const result = await run(sb, unknownMode);
+	expect(result.error?.message).toBe(
+		'The payload is empty, so the document would be blank (item 1)',
+	);
+	expect(result.error?.description).toMatch(
+		/^Put the data the template needs into Payload \(JSON\)/,
+	);
+	expect(creates(sb)).toHaveLength(0);
+});
+
+test('a Payload (JSON) that is a list is refused naming the payload; nothing is sent', async () => {
+	const result = await run(
+		sb,
+		invoiceCreate(sb, '[{"customer": "Ada"}]', { waitForCompletion: false }),
+	);
+	expect(result.error?.message).toMatch(/^The payload must be one JSON object, but it is /);
 	expect(creates(sb)).toHaveLength(0);
 });
