@@ -105,6 +105,22 @@ test('a draft made with a Unique Key is found again as a draft: the second run w
 	expect(sb.documents.get(id)!.status).toBe('draft');
 });
 
+test('a draft made with a Unique Key, then Pending with the same key and data: that draft is generated, no second document', async () => {
+	const keyed = (status: string) =>
+		invoiceCreate(sb, '{"n": 4}', { status, options: { uniqueKey: 'DRAFT-4' }, download: false });
+	const first = await run(sb, keyed('draft'));
+	const id = String(first.items[0].json.id);
+
+	sb.resetRequests();
+	const pending = await run(sb, keyed('pending'));
+	expect(pending.error).toBeUndefined();
+	expect(creates(sb)).toHaveLength(0);
+	expect(writes(sb).map((r) => [r.method, r.path, r.body])).toEqual([
+		['PUT', `/api/v1/documents/${id}`, { document: { status: 'pending' } }],
+	]);
+	expect(pending.items[0].json).toMatchObject({ id, status: 'success' });
+});
+
 test('once the service says the quota is spent, a draft is still made (it uses none) and a later pending item is not sent', async () => {
 	await withSandbox({ availableDocuments: 0 }, async (quotaless) => {
 		// Eight pending creates go out at once (the engine's concurrency); the ninth item, a
