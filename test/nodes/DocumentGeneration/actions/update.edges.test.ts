@@ -23,9 +23,9 @@ const LOGO_INTO_PAYLOAD = { files: [{ binaryPropertyName: 'logo', path: 'brand.l
 const calls = (id: string) =>
 	apiRequests(sb).map((r) => `${r.method} ${r.path.replace(id, ':id')}`);
 /** A draft whose stored payload is this text (written into the sandbox's record as is). */
-function storedAs(payload: string) {
+function storedAs(payload: string | null) {
 	const doc = sb.createDocument({ status: 'draft' });
-	sb.documents.get(doc.id)!.payload = payload;
+	sb.documents.get(doc.id)!.payload = payload as string;
 	return doc;
 }
 const putBody = () =>
@@ -168,30 +168,43 @@ test('a file and a File Name alone: one read of the document gives the payload a
 	expect(JSON.stringify(result.items)).not.toContain('kept');
 });
 
-test('a file alone into a document stored without a payload: the payload is the file', async () => {
-	const doc = storedAs('');
-	await run(
-		sb,
-		onDocument('update', doc.id, { payloadFiles: LOGO_INTO_PAYLOAD, waitForCompletion: false }),
-		[withLogo()],
-	);
-	expect(putBody()).toEqual({ payload: { brand: { logo: LOGO_URI } } });
-});
+test.each([
+	['empty', ''],
+	['null', null],
+])(
+	'a file alone into a document whose stored payload is %s: the payload is the file',
+	async (_label, stored) => {
+		const doc = storedAs(stored);
+		await run(
+			sb,
+			onDocument('update', doc.id, { payloadFiles: LOGO_INTO_PAYLOAD, waitForCompletion: false }),
+			[withLogo()],
+		);
+		expect(putBody()).toEqual({ payload: { brand: { logo: LOGO_URI } } });
+	},
+);
 
-test('a file alone into a document whose stored payload is a list is refused naming the document; nothing is written', async () => {
-	const doc = storedAs('[1, 2]');
-	const result = await run(
-		sb,
-		onDocument('update', doc.id, { payloadFiles: LOGO_INTO_PAYLOAD, waitForCompletion: false }),
-		[withLogo()],
-	);
-	expect(result.error).toMatchObject({ itemIndex: 0 });
-	expect(result.error!.message).toBe(
-		`The stored payload of document ${doc.id} is not one JSON object, so the files cannot be added to it (item 1)`,
-	);
-	expect(result.error!.description).toMatch(/Update Fields → Payload \(JSON\) together with/);
-	expect(writes(sb)).toHaveLength(0);
-});
+test.each([
+	['a list', '[1, 2]'],
+	['a number', '42'],
+	['text that is not JSON', 'not json'],
+])(
+	'a file alone into a document whose stored payload is %s is refused naming the document; nothing is written',
+	async (_label, stored) => {
+		const doc = storedAs(stored);
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, { payloadFiles: LOGO_INTO_PAYLOAD, waitForCompletion: false }),
+			[withLogo()],
+		);
+		expect(result.error).toMatchObject({ itemIndex: 0 });
+		expect(result.error!.message).toBe(
+			`The stored payload of document ${doc.id} is not one JSON object, so the files cannot be added to it (item 1)`,
+		);
+		expect(result.error!.description).toMatch(/Update Fields → Payload \(JSON\) together with/);
+		expect(writes(sb)).toHaveLength(0);
+	},
+);
 
 test('a file with a Payload given goes into that payload; the stored one is not read', async () => {
 	const doc = sb.createDocument({ payload: { old: 1 }, status: 'draft' });
