@@ -1,0 +1,120 @@
+/**
+ * Create's own fields as the editor gets them: Status, Wait for Completion, Download File,
+ * the file field and size bound, and Additional Fields (labels, help texts, defaults, when
+ * each shows). The package is loaded inside the test, not in a `beforeAll`: mutation testing
+ * counts a property as reached only by a test that loads it itself.
+ */
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { displayedProperties, loadPackage } from '../../../harness';
+
+const ON_CREATE = { resource: ['document'], operation: ['create'] };
+
+/** Create's top-level property named `name`, as the node describes it (one only). */
+function createProperty(action: INodeTypeDescription, name: string): INodeProperties {
+	const found = action.properties.filter(
+		(p) =>
+			p.name === name &&
+			(p.displayOptions?.show?.operation as string[] | undefined)?.includes('create') &&
+			(p.displayOptions?.show?.resource as string[] | undefined)?.includes('document'),
+	);
+	expect(found).toHaveLength(1);
+	return found[0];
+}
+
+/** The names of create's own fields the editor shows for these values (else the defaults), in order. */
+function ownShown(action: INodeTypeDescription, values: Record<string, unknown>): string[] {
+	const own = ['status', 'waitForCompletion', 'download', 'binaryPropertyName', 'maxFileSize'];
+	const defaults = { status: 'pending', waitForCompletion: true, download: true };
+	const parameters = { resource: 'document', operation: 'create', ...defaults, ...values };
+	return displayedProperties(action, parameters)
+		.map((p) => p.name)
+		.filter((name) => own.includes(name));
+}
+
+test('Status, Wait for Completion and Download File: words, defaults, and when each shows', async () => {
+	const action = (await loadPackage()).nodeDescription('documentGeneration');
+	expect(createProperty(action, 'status')).toEqual({
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{
+				name: 'Pending (Generate Now)',
+				value: 'pending',
+				description: 'Store the document and generate the file at once',
+			},
+			{ name: 'Draft', value: 'draft', description: 'Store the document without generating it' },
+		],
+		default: 'pending',
+		description: 'Whether to generate the file now or keep the document as a draft',
+		displayOptions: { show: ON_CREATE },
+	});
+	expect(createProperty(action, 'waitForCompletion')).toEqual({
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the file is generated (success or failure) before going on. Many items are waited for together.',
+		displayOptions: { show: { status: ['pending'], ...ON_CREATE } },
+	});
+	expect(createProperty(action, 'download')).toEqual({
+		displayName: 'Download File',
+		name: 'download',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to put the generated file (PDF or image) into the output as binary data',
+		displayOptions: { show: { status: ['pending'], waitForCompletion: [true], ...ON_CREATE } },
+	});
+	const downloading = { status: ['pending'], waitForCompletion: [true], download: [true] };
+	for (const name of ['binaryPropertyName', 'maxFileSize']) {
+		expect(createProperty(action, name).displayOptions).toEqual({
+			show: { ...downloading, ...ON_CREATE },
+		});
+	}
+
+	const all = ['status', 'waitForCompletion', 'download', 'binaryPropertyName', 'maxFileSize'];
+	expect(ownShown(action, {})).toEqual(all);
+	expect(ownShown(action, { status: 'draft' })).toEqual(['status']);
+	expect(ownShown(action, { waitForCompletion: false })).toEqual(['status', 'waitForCompletion']);
+	expect(ownShown(action, { download: false })).toEqual([
+		'status',
+		'waitForCompletion',
+		'download',
+	]);
+});
+
+test('Additional Fields: File Name, PDF Password (hidden as typed) and Meta (JSON)', async () => {
+	const action = (await loadPackage()).nodeDescription('documentGeneration');
+	const additional = createProperty(action, 'additionalFields');
+	expect({ ...additional, options: undefined }).toEqual({
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: undefined,
+		displayOptions: { show: ON_CREATE },
+	});
+	const [filename, password, meta] = additional.options as INodeProperties[];
+	expect(additional.options).toHaveLength(3);
+	expect(filename.name).toBe('filename');
+	expect(password).toEqual({
+		displayName: 'PDF Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description:
+			'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
+	});
+	expect(meta).toEqual({
+		displayName: 'Meta (JSON)',
+		name: 'meta',
+		type: 'json',
+		default: '{}',
+		description:
+			'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
+	});
+});

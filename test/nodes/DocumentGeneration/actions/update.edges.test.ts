@@ -1,0 +1,254 @@
+/**
+ * Update at its edges, on the real n8n engine against the sandbox: what is sent for each item
+ * (only what is given; what is given alone merged into the document's own meta and payload,
+ * read once), what comes out, a refusal naming its item as the editor counts it with nothing
+ * written after it, and waiting only for an update that generates.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { useSandbox } from '../../../harness/use-sandbox';
+import { apiRequests, byId, fileRequests, onDocument, run, templateId, writes } from '../helpers';
+
+const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
+
+const LOGO = Buffer.from('\x89PNG\r\n\x1a\n-update-logo-', 'binary');
+const LOGO_URI = `data:image/png;base64,${LOGO.toString('base64')}`;
+const withLogo = (json: IDataObject = {}) => ({
+	...json,
+	$files: { logo: { base64: LOGO.toString('base64'), mimeType: 'image/png', fileName: 'l.png' } },
+});
+const LOGO_INTO_PAYLOAD = { files: [{ binaryPropertyName: 'logo', path: 'brand.logo' }] };
+
+/** The API requests as "METHOD path" with the document's id written as ":id". */
+const calls = (id: string) =>
+	apiRequests(sb).map((r) => `${r.method} ${r.path.replace(id, ':id')}`);
+/** A draft whose stored payload is this text (written into the sandbox's record as is). */
+function storedAs(payload: string | null) {
+	const doc = sb.createDocument({ status: 'draft' });
+	sb.documents.get(doc.id)!.payload = payload as string;
+	return doc;
+}
+const putBody = () =>
+	(apiRequests(sb).find((r) => r.method === 'PUT')?.body as { document: IDataObject }).document;
+
+test('status Draft with Wait for Completion on: the update only, nothing waited for or downloaded', async () => {
+	const doc = sb.createDocument({ payload: { v: 1 }, status: 'success' });
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { status: 'draft' },
+			waitForCompletion: true,
+			download: true,
+			options: { waitTimeout: 5 },
+		}),
+	);
+	expect(result.error).toBeUndefined();
+	expect(calls(doc.id)).toEqual(['PUT /api/v1/documents/:id']);
+	expect(result.items[0].json).toMatchObject({ id: doc.id, status: 'draft' });
+	expect(result.items[0].binary).toBeUndefined();
+});
+
+test('status Pending with Download File: waits for the new file and puts it in the field named', async () => {
+	const doc = sb.createDocument({ payload: { v: 1 }, status: 'success' });
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { status: 'pending' },
+			download: true,
+			binaryPropertyName: 'pdf',
+		}),
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json).toMatchObject({ id: doc.id, status: 'success' });
+	expect(Object.keys(result.items[0].binary ?? {})).toEqual(['pdf']);
+	expect(result.items[0].binary!.pdf.mimeType).toBe('application/pdf');
+	expect(fileRequests(sb)).toHaveLength(1);
+});
+
+test('an item with nothing to update stops the node naming that item; the item before it is not written', async () => {
+	const docs = [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'success' }));
+	const result = await run(
+		sb,
+		onDocument('update', '={{ $json.id }}', {
+			updateFields: { payload: '={{ $json.payload }}' },
+			waitForCompletion: false,
+		}),
+		[
+			{ id: docs[0].id, payload: '{"v": 10}' },
+			{ id: docs[1].id, payload: '' },
+		],
+	);
+	expect(result.error).toMatchObject({ itemIndex: 1 });
+	expect(result.error!.message).toBe('There is nothing to update (item 2)');
+	expect(result.error!.description).toMatch(/^Add at least one field under Update Fields/);
+	expect(writes(sb)).toHaveLength(0);
+	expect(sb.requests).toHaveLength(0);
+});
+
+test('Image Options alone are added to the current meta, read when sent', async () => {
+	const doc = sb.createDocument({ meta: { order_id: 'I-1' }, status: 'success' });
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			imageOptions: { format: 'webp', quality: 70 },
+			waitForCompletion: false,
+		}),
+	);
+	expect(result.error).toBeUndefined();
+	expect(calls(doc.id)).toEqual(['GET /api/v1/document_cards/:id', 'PUT /api/v1/documents/:id']);
+	expect(putBody()).toEqual({ meta: { order_id: 'I-1', _type: 'webp', _quality: 70 } });
+	expect(result.items[0].json.meta).toEqual({ order_id: 'I-1', _type: 'webp', _quality: 70 });
+});
+
+test('a Quality alone on a document whose meta says PNG is refused naming the item; nothing is written', async () => {
+	const doc = sb.createDocument({ meta: { _type: 'png' }, status: 'success' });
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, { imageOptions: { quality: 70 }, waitForCompletion: false }),
+	);
+	expect(result.error).toMatchObject({ itemIndex: 0 });
+	expect(result.error!.message).toBe(
+		'Image Options → Quality applies to WebP only, but the format is PNG (item 1)',
+	);
+	expect(writes(sb)).toHaveLength(0);
+});
+
+test('Meta given with a format other than WebP and a Quality is refused before anything is sent', async () => {
+	const doc = sb.createDocument({ status: 'success' });
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { meta: '{"_type": "jpeg"}' },
+			imageOptions: { quality: 70 },
+		}),
+	);
+	expect(result.error!.message).toBe(
+		'Image Options → Quality applies to WebP only, but the format is JPEG (item 1)',
+	);
+	expect(sb.requests).toHaveLength(0);
+});
+
+test('Meta given takes the Image Options and File Name in: one meta, the current one not read', async () => {
+	const doc = sb.createDocument({ meta: { old: true }, status: 'success' });
+	await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { meta: '{"order_id": "M-1"}', filename: ' m-1.png ' },
+			imageOptions: { format: 'png', width: 300 },
+			waitForCompletion: false,
+		}),
+	);
+	expect(calls(doc.id)).toEqual(['PUT /api/v1/documents/:id']);
+	expect(putBody()).toEqual({
+		meta: { order_id: 'M-1', _type: 'png', _width: 300, _filename: 'm-1.png' },
+	});
+});
+
+test('a file and a File Name alone: one read of the document gives the payload and the meta they go into', async () => {
+	const doc = sb.createDocument({
+		payload: { customer: 'Ada' },
+		meta: { order_id: 'F-1', _password: 'kept' },
+		status: 'success',
+	});
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { filename: 'f-1.pdf' },
+			payloadFiles: LOGO_INTO_PAYLOAD,
+			waitForCompletion: false,
+		}),
+		[withLogo()],
+	);
+	expect(result.error).toBeUndefined();
+	expect(calls(doc.id)).toEqual(['GET /api/v1/documents/:id', 'PUT /api/v1/documents/:id']);
+	expect(putBody()).toEqual({
+		payload: { customer: 'Ada', brand: { logo: LOGO_URI } },
+		meta: { order_id: 'F-1', _password: 'kept', _filename: 'f-1.pdf' },
+	});
+	expect(JSON.stringify(result.items)).not.toContain('kept');
+});
+
+test.each([
+	['empty', ''],
+	['null', null],
+])(
+	'a file alone into a document whose stored payload is %s: the payload is the file',
+	async (_label, stored) => {
+		const doc = storedAs(stored);
+		await run(
+			sb,
+			onDocument('update', doc.id, { payloadFiles: LOGO_INTO_PAYLOAD, waitForCompletion: false }),
+			[withLogo()],
+		);
+		expect(putBody()).toEqual({ payload: { brand: { logo: LOGO_URI } } });
+	},
+);
+
+test.each([
+	['a list', '[1, 2]'],
+	['a number', '42'],
+	['text that is not JSON', 'not json'],
+])(
+	'a file alone into a document whose stored payload is %s is refused naming the document; nothing is written',
+	async (_label, stored) => {
+		const doc = storedAs(stored);
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, { payloadFiles: LOGO_INTO_PAYLOAD, waitForCompletion: false }),
+			[withLogo()],
+		);
+		expect(result.error).toMatchObject({ itemIndex: 0 });
+		expect(result.error!.message).toBe(
+			`The stored payload of document ${doc.id} is not one JSON object, so the files cannot be added to it (item 1)`,
+		);
+		expect(result.error!.description).toMatch(/Update Fields → Payload \(JSON\) together with/);
+		expect(writes(sb)).toHaveLength(0);
+	},
+);
+
+test('a file with a Payload given goes into that payload; the stored one is not read', async () => {
+	const doc = sb.createDocument({ payload: { old: 1 }, status: 'draft' });
+	await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { payload: '{"customer": "Grace"}' },
+			payloadFiles: LOGO_INTO_PAYLOAD,
+			waitForCompletion: false,
+		}),
+		[withLogo()],
+	);
+	expect(calls(doc.id)).toEqual(['PUT /api/v1/documents/:id']);
+	expect(putBody()).toEqual({ payload: { customer: 'Grace', brand: { logo: LOGO_URI } } });
+});
+
+test('Template: a locator left empty sends none; an ID typed as text is sent', async () => {
+	const doc = sb.createDocument({ status: 'draft' });
+	const receipt = templateId(sb, 'receipt');
+	const empty = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { templateId: { __rl: true, mode: 'list', value: '' }, payload: '{"a": 1}' },
+			waitForCompletion: false,
+		}),
+	);
+	expect(empty.error).toBeUndefined();
+	expect(putBody()).toEqual({ payload: { a: 1 } });
+
+	sb.resetRequests();
+	await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { templateId: ` ${receipt} ` },
+			waitForCompletion: false,
+		}),
+	);
+	expect(putBody()).toEqual({ document_template_id: receipt });
+
+	sb.resetRequests();
+	const bad = await run(
+		sb,
+		onDocument('update', doc.id, { updateFields: { templateId: byId('not-an-id') } }),
+	);
+	expect(bad.error!.message).toMatch(/template.*\(item 1\)$/);
+	expect(sb.requests).toHaveLength(0);
+});

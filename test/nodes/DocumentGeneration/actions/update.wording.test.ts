@@ -1,0 +1,89 @@
+/**
+ * Update's own fields as the editor gets them: Wait for Completion, Download File (off by
+ * default), the file field and size bound, and their order among the others. The package is
+ * loaded inside the test, not in a `beforeAll`: mutation testing counts a property as reached
+ * only by a test that loads it itself.
+ */
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { displayedProperties, loadPackage } from '../../../harness';
+
+const ON_UPDATE = { resource: ['document'], operation: ['update'] };
+
+/** Update's top-level property named `name`, as the node describes it (one only). */
+function updateProperty(action: INodeTypeDescription, name: string): INodeProperties {
+	const found = action.properties.filter(
+		(p) =>
+			p.name === name &&
+			(p.displayOptions?.show?.operation as string[] | undefined)?.includes('update') &&
+			(p.displayOptions?.show?.resource as string[] | undefined)?.includes('document'),
+	);
+	expect(found).toHaveLength(1);
+	return found[0];
+}
+
+/** The names of update's fields the editor shows for these values (else the defaults), in order. */
+function shownOnUpdate(action: INodeTypeDescription, values: Record<string, unknown>): string[] {
+	const parameters = {
+		resource: 'document',
+		operation: 'update',
+		waitForCompletion: true,
+		...values,
+	};
+	return displayedProperties(action, parameters)
+		.map((p) => p.name)
+		.filter((name) => !['resource', 'operation'].includes(name));
+}
+
+test('Update: Wait for Completion, Download File (off by default) and when each shows', async () => {
+	const action = (await loadPackage()).nodeDescription('documentGeneration');
+	expect(updateProperty(action, 'waitForCompletion')).toEqual({
+		displayName: 'Wait for Completion',
+		name: 'waitForCompletion',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to wait until the file is generated when the update sets the status to Pending. Many items are waited for together.',
+		displayOptions: { show: ON_UPDATE },
+	});
+	expect(updateProperty(action, 'download')).toEqual({
+		displayName: 'Download File',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to put the regenerated file into the output as binary data (when the update sets status Pending)',
+		displayOptions: { show: { waitForCompletion: [true], ...ON_UPDATE } },
+	});
+	for (const name of ['binaryPropertyName', 'maxFileSize']) {
+		expect(updateProperty(action, name).displayOptions).toEqual({
+			show: { waitForCompletion: [true], download: [true], ...ON_UPDATE },
+		});
+	}
+	for (const name of ['documentId', 'updateFields', 'payloadFiles', 'imageOptions', 'options']) {
+		expect(updateProperty(action, name).displayOptions).toEqual({ show: ON_UPDATE });
+	}
+
+	const others = ['payloadFiles', 'imageOptions', 'options'];
+	const downloading = ['download', 'binaryPropertyName', 'maxFileSize'];
+	expect(shownOnUpdate(action, { download: true })).toEqual([
+		'documentId',
+		'updateFields',
+		'waitForCompletion',
+		...downloading,
+		...others,
+	]);
+	expect(shownOnUpdate(action, { download: false })).toEqual([
+		'documentId',
+		'updateFields',
+		'waitForCompletion',
+		'download',
+		...others,
+	]);
+	expect(shownOnUpdate(action, { waitForCompletion: false })).toEqual([
+		'documentId',
+		'updateFields',
+		'waitForCompletion',
+		...others,
+	]);
+});
