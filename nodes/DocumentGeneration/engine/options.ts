@@ -64,11 +64,7 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 				'Set Options → Wait Timeout to a number of seconds, e.g. 300',
 			)
 		: 300;
-	const maxLimitWaitSeconds = parsePositiveInteger(
-		options.maxRateLimitWait ?? 120,
-		'max wait for rate limit',
-		'Set Options → Max Wait for Rate Limit to a number of seconds, e.g. 120',
-	);
+	const maxLimitWaitSeconds = readMaxLimitWait(options);
 	return {
 		wait: !!wait,
 		download: !!download,
@@ -77,4 +73,22 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 		timeoutSeconds,
 		maxLimitWaitSeconds,
 	};
+}
+
+/** Options → Max Wait for Rate Limit, checked: the longest single 429 wait the run accepts. */
+function readMaxLimitWait(options: IDataObject): number {
+	return parsePositiveInteger(
+		options.maxRateLimitWait ?? NO_WAIT.maxLimitWaitSeconds,
+		'max wait for rate limit',
+		'Set Options → Max Wait for Rate Limit to a number of seconds, e.g. 120',
+	);
+}
+
+/**
+ * A draft's settings: nothing is waited for or downloaded, but Max Wait for Rate Limit, shown
+ * for drafts as for any create, still bounds the run's waits at the request limit.
+ */
+export function readDraftOptions(ctx: IExecuteFunctions, i: number): GenerationOptions {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	return { ...NO_WAIT, maxLimitWaitSeconds: readMaxLimitWait(options) };
 }

@@ -19,7 +19,7 @@ import { FileBudget, payloadFiles } from '../../descriptions/payloadFiles';
 import { filesLiveInJson } from '../../../shared/helpers/binaryMode';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import {
-	NO_WAIT,
+	readDraftOptions,
 	createSync,
 	readGenerationOptions,
 	readReuse,
@@ -123,7 +123,8 @@ async function prepareCreate(
 	const templateId = readTemplateId(ctx, i);
 	const status = parseWriteStatus(ctx.getNodeParameter('status', i, 'pending'));
 	const meta = documentMeta(ctx, i);
-	const generation = status === 'pending' ? readGenerationOptions(ctx, i) : NO_WAIT;
+	const generation =
+		status === 'pending' ? readGenerationOptions(ctx, i) : readDraftOptions(ctx, i);
 	const payload = await documentPayload(ctx, group, plan);
 	const fields: IDataObject = { document_template_id: templateId, status, payload };
 	if (meta) fields.meta = meta;

@@ -18,6 +18,7 @@ import {
 	run,
 	withSandbox,
 	createWithOptions,
+	numberedCreate,
 } from '../../DocumentGeneration/helpers';
 import { statusFault } from '../../../harness/fixtures';
 
@@ -121,6 +122,33 @@ describe('a request limit', () => {
 				expect(item.json.message).toContain(`Its document was made: ${item.json.documentId}`);
 				expect(sb.documents.has(String(item.json.documentId))).toBe(true);
 			}
+		});
+	});
+
+	test('drafts: Max Wait for Rate Limit bounds their waits too, and a value below 1 is refused before anything is sent', async () => {
+		await withSandbox({}, async (sb) => {
+			// The first create is refused with a 30 s wait; the drafts accept 5 s.
+			sb.faults.add(
+				statusFault(429, 'POST', /^\/api\/v1\/documents$/, { retryAfter: '30', times: 1 }),
+			);
+			const drafts = numberedCreate(sb, { status: 'draft', options: { maxRateLimitWait: 5 } });
+			const result = await run(sb, drafts, numbered(6), CONTINUE);
+			const orders = creates(sb).map(orderOf);
+			expect(new Set(orders).size).toBe(orders.length);
+			const failed = result.items.filter((i) => i.json.error);
+			expect(failed.length).toBeGreaterThan(0);
+			for (const item of failed) {
+				expect(item.json.message).toMatch(
+					/longest wait this run accepts, Options → Max Wait for Rate Limit \(5 s\), so nothing more was sent/,
+				);
+			}
+			expectEveryDocumentNamedOnce(sb, result.items);
+		});
+		await withSandbox({}, async (sb) => {
+			const drafts = numberedCreate(sb, { status: 'draft', options: { maxRateLimitWait: 0 } });
+			const result = await run(sb, drafts, numbered(2));
+			expect(result.error?.message).toMatch(/max wait for rate limit/i);
+			expect(apiRequests(sb)).toEqual([]);
 		});
 	});
 
