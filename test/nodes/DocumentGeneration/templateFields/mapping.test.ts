@@ -179,11 +179,33 @@ describe('typedValue', () => {
 	});
 });
 
+test('typedValue: each refusal says how to map the field', () => {
+	const hintOf = (type: 'number' | 'boolean' | 'array' | 'object', value: unknown) => {
+		try {
+			typedValue('total', type, value);
+		} catch (error) {
+			return (error as Error & { hint?: string }).hint;
+		}
+		return undefined;
+	};
+	expect(hintOf('number', 'x')).toBe('Map a number to total, e.g. 42 or {{ $json.total }}');
+	expect(hintOf('boolean', 'x')).toBe('Map a boolean to total, e.g. {{ $json.paid }}');
+	expect(hintOf('array', 'x')).toBe(
+		'Map a list to total with an expression, e.g. {{ $json.total }}, or write it as JSON',
+	);
+	expect(hintOf('object', 1)).toBe(
+		'Map an object to total with an expression, e.g. {{ $json.total }}',
+	);
+});
+
 describe('valueAtPath', () => {
 	test('a path through null, a number or a text is undefined; a key with dots is found even holding null', () => {
 		expect(valueAtPath({ a: null }, 'a.b')).toBeUndefined();
 		expect(valueAtPath({ a: { b: null } }, 'a.b.c')).toBeUndefined();
 		expect(valueAtPath({ a: 3 }, 'a.b')).toBeUndefined();
+		// A text's own properties are not fields of the input.
+		expect(valueAtPath({ a: 'xyz' }, 'a.length')).toBeUndefined();
+		expect(valueAtPath({ a: 'xyz' }, 'a.0')).toBeUndefined();
 		expect(valueAtPath({ 'a.b': null, a: { b: 1 } }, 'a.b')).toBeNull();
 		expect(valueAtPath({ a: { b: { c: 0 } } }, 'a.b.c')).toBe(0);
 		expect(valueAtPath({ a: [5, 6] }, 'a.1')).toBe(6);
