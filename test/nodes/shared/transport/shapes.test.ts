@@ -102,7 +102,12 @@ describe('each limit shape, on the engine', () => {
 	] as Array<[string, RateLimit]>)(
 		'%s whose reopening is further than Max Wait for Rate Limit: the items that need it fail at once, with the clear error, nothing sent again',
 		async (_, rateLimit) => {
-			await withSandbox({ rateLimit, pendingMs: 50, generatingMs: 200 }, async (sb) => {
+			// A fixed window reopens on the service's whole minutes: a sandbox started 55 s into
+			// one would reopen within the 5 s the run accepts. Its clock starts on a window's
+			// start, so the reopening is a minute away wherever the real clock stands.
+			const startTime = Math.floor(Date.now() / rateLimit.perMs) * rateLimit.perMs;
+			const options = { rateLimit, pendingMs: 50, generatingMs: 200, startTime };
+			await withSandbox(options, async (sb) => {
 				const [{ items }] = await executions(sb, 1, 6, { maxRateLimitWait: 5 });
 				expect(items).toHaveLength(6);
 				const failed = items.filter((i) => i.json.error);
