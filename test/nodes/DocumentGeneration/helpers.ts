@@ -77,6 +77,13 @@ export function apiRequests(sb: Sandbox): LoggedRequest[] {
 	return sb.requests.filter((r) => r.path.startsWith('/api/'));
 }
 
+/** The payloads of the creates the sandbox received (its API POSTs, whichever else), in order. */
+export function sentPayloads(sb: Sandbox): unknown[] {
+	return apiRequests(sb)
+		.filter((r) => r.method === 'POST')
+		.map((r) => (r.body as { document: IDataObject }).document.payload);
+}
+
 export function fileRequests(sb: Sandbox): LoggedRequest[] {
 	return sb.requests.filter((r) => r.path.startsWith('/files/'));
 }
