@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { displayedProperties, displayedProperty, loadPackage } from '../../../harness';
+import { LINE_MAPPER_TYPE_OPTIONS } from '../helpers';
 
 let action: INodeTypeDescription;
 
@@ -81,18 +82,7 @@ test('Documents: one per item by default; Group By only per group; the line fiel
 		true,
 		{ mappingMode: 'defineBelow', value: null },
 	]);
-	expect(mapper.typeOptions).toEqual({
-		loadOptionsDependsOn: ['templateId.value', 'linesPath'],
-		resourceMapper: {
-			resourceMapperMethod: 'getTemplateLineFields',
-			mode: 'add',
-			valuesLabel: 'Fields of Each Line',
-			fieldWords: { singular: 'line field', plural: 'line fields' },
-			addAllFields: true,
-			multiKeyMatch: false,
-			supportAutoMap: true,
-		},
-	});
+	expect(mapper.typeOptions).toEqual(LINE_MAPPER_TYPE_OPTIONS);
 	const modeOf: Record<string, string> = {
 		lineFields: 'fields',
 		mappedLineFields: 'templateFields',
