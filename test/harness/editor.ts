@@ -44,6 +44,14 @@ export function displayedProperties(
 	);
 }
 
+/** The names of the node's top-level parameters the editor shows for these values, in order. */
+export function displayedNames(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+): string[] {
+	return displayedProperties(description, values).map((p) => p.name);
+}
+
 /**
  * The one top-level parameter named `name` the editor shows for these values; throws (failing
  * the test) when it shows none or several.

@@ -6,26 +6,17 @@
  * this file: the loader is cached): mutation testing counts a property as reached only by the
  * test that loads it. Needs `npm run build` first.
  */
-import type {
-	INodeParameters,
-	INodeProperties,
-	INodePropertyOptions,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_TYPE,
-	displayedProperties,
+	displayedNames,
 	loadPackage,
 	propertyNamed,
 	wordsOf,
 } from '../../harness';
 
 const WEBHOOK_TRIGGER = 'documentGenerationWebhookTrigger';
-
-/** The names of the top-level fields the editor shows for these values, in order. */
-const shownNames = (description: INodeTypeDescription, values: INodeParameters) =>
-	displayedProperties(description, values).map((p) => p.name);
 
 /** Its names, versions 1 and 2 (2 new), one POST webhook answered on receipt, the credential required. */
 function expectNode(webhook: INodeTypeDescription): void {
@@ -62,12 +53,12 @@ function expectFields(webhook: INodeTypeDescription): void {
 	]);
 	const always = ['events', 'signingNotice', 'registration'];
 	const after = ['filters', 'download'];
-	expect(shownNames(webhook, { registration: 'automatic' })).toEqual([
+	expect(displayedNames(webhook, { registration: 'automatic' })).toEqual([
 		...always,
 		'workspaceId',
 		...after,
 	]);
-	expect(shownNames(webhook, { registration: 'manual' })).toEqual([
+	expect(displayedNames(webhook, { registration: 'manual' })).toEqual([
 		...always,
 		'manualNotice',
 		...after,

@@ -6,7 +6,7 @@
  */
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage, propertyNamed } from '../../../harness';
+import { displayedNames, loadPackage, propertyNamed } from '../../../harness';
 
 const ON_CREATE = { resource: ['document'], operation: ['create'] };
 
@@ -19,9 +19,7 @@ function ownShown(action: INodeTypeDescription, values: Record<string, unknown>)
 	const own = ['status', 'waitForCompletion', 'download', 'binaryPropertyName', 'maxFileSize'];
 	const defaults = { status: 'pending', waitForCompletion: true, download: true };
 	const parameters = { resource: 'document', operation: 'create', ...defaults, ...values };
-	return displayedProperties(action, parameters)
-		.map((p) => p.name)
-		.filter((name) => own.includes(name));
+	return displayedNames(action, parameters).filter((name) => own.includes(name));
 }
 
 test('Status, Wait for Completion and Download File: words, defaults, and when each shows', async () => {

@@ -6,7 +6,7 @@
  */
 import type { INodeTypeDescription } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage, propertyNamed } from '../../../harness';
+import { displayedNames, loadPackage, propertyNamed } from '../../../harness';
 
 const ON_UPDATE = { resource: ['document'], operation: ['update'] };
 
@@ -22,9 +22,9 @@ function shownOnUpdate(action: INodeTypeDescription, values: Record<string, unkn
 		waitForCompletion: true,
 		...values,
 	};
-	return displayedProperties(action, parameters)
-		.map((p) => p.name)
-		.filter((name) => !['resource', 'operation'].includes(name));
+	return displayedNames(action, parameters).filter(
+		(name) => !['resource', 'operation'].includes(name),
+	);
 }
 
 test('Update: Wait for Completion, Download File (off by default) and when each shows', async () => {

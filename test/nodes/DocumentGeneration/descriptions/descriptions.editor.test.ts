@@ -12,7 +12,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { displayedProperties, displayedProperty, loadPackage } from '../../../harness';
+import { displayedNames, displayedProperty, loadPackage } from '../../../harness';
 import { LINE_MAPPER_TYPE_OPTIONS } from '../helpers';
 
 let action: INodeTypeDescription;
@@ -22,8 +22,7 @@ beforeAll(async () => {
 });
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
-const shownNames = (values: INodeParameters) =>
-	displayedProperties(action, { ...CREATE, ...values }).map((p) => p.name);
+const shownNames = (values: INodeParameters) => displayedNames(action, { ...CREATE, ...values });
 
 const one = (name: string, values: INodeParameters = {}): INodeProperties =>
 	displayedProperty(action, { ...CREATE, ...values }, name);
