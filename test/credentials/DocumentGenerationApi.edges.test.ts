@@ -19,8 +19,8 @@ import {
 	propertyNamed,
 	testCredential,
 } from '../harness';
+import { useSandbox } from '../harness/use-sandbox';
 import { CORE_MAJOR } from '../harness/versions';
-import { startSandbox, type Sandbox } from '../sandbox';
 
 async function credentialType(): Promise<ICredentialType> {
 	return (await loadPackage()).credentialType(CREDENTIAL_TYPE);
@@ -154,16 +154,9 @@ describe('where the key is sent', () => {
 });
 
 describe("the credential's Test", () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({ pendingMs: 10, generatingMs: 30 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
+	const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
 	test('a Base URL pasted with spaces around it and slashes after it passes; the key goes only in the header', async () => {
-		sb.resetRequests();
 		const { apiKey, baseUrl } = credentialsFor(sb);
 		await expect(testCredential({ apiKey, baseUrl: `  ${baseUrl}//  ` })).resolves.toMatchObject({
 			status: 'OK',
