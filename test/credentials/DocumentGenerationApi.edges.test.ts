@@ -10,11 +10,17 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import type { ICredentialType, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { ICredentialType, IHttpRequestOptions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, credentialsFor, loadPackage, testCredential } from '../harness';
+import {
+	CREDENTIAL_TYPE,
+	credentialsFor,
+	loadPackage,
+	propertyNamed,
+	testCredential,
+} from '../harness';
+import { useSandbox } from '../harness/use-sandbox';
 import { CORE_MAJOR } from '../harness/versions';
-import { startSandbox, type Sandbox } from '../sandbox';
 
 async function credentialType(): Promise<ICredentialType> {
 	return (await loadPackage()).credentialType(CREDENTIAL_TYPE);
@@ -26,15 +32,9 @@ async function iconFiles(): Promise<string[]> {
 	return pkg.iconFiles(pkg.credentialType(CREDENTIAL_TYPE).iconUrl);
 }
 
-function fieldOf(type: ICredentialType, name: string): INodeProperties {
-	const found = type.properties.find((p) => p.name === name);
-	if (!found) throw new Error(`no field "${name}"`);
-	return found;
-}
-
 /** The two secrets: password fields, the key required, the signing secret optional. */
 function expectSecrets(type: ICredentialType): void {
-	expect(fieldOf(type, 'apiKey')).toEqual({
+	expect(propertyNamed(type, 'apiKey')).toEqual({
 		displayName: 'API Key',
 		name: 'apiKey',
 		type: 'string',
@@ -44,7 +44,7 @@ function expectSecrets(type: ICredentialType): void {
 		description:
 			'The secret API key of your account, from the API key page of the dashboard (My Account → API Secret Key)',
 	});
-	expect(fieldOf(type, 'webhookSecret')).toEqual({
+	expect(propertyNamed(type, 'webhookSecret')).toEqual({
 		displayName: 'Webhook Signing Secret',
 		name: 'webhookSecret',
 		type: 'string',
@@ -58,7 +58,7 @@ function expectSecrets(type: ICredentialType): void {
 
 /** The Base URL (required, the public API by default) and the timeout (1 to 600 s, 30). */
 function expectAddressAndTimeout(type: ICredentialType): void {
-	expect(fieldOf(type, 'baseUrl')).toEqual({
+	expect(propertyNamed(type, 'baseUrl')).toEqual({
 		displayName: 'Base URL',
 		name: 'baseUrl',
 		type: 'string',
@@ -68,7 +68,7 @@ function expectAddressAndTimeout(type: ICredentialType): void {
 		description:
 			'Root of the API host, without /api/v1. Change it only to point at a local sandbox or a proxy.',
 	});
-	expect(fieldOf(type, 'requestTimeout')).toEqual({
+	expect(propertyNamed(type, 'requestTimeout')).toEqual({
 		displayName: 'Request Timeout (Seconds)',
 		name: 'requestTimeout',
 		type: 'number',
@@ -154,16 +154,9 @@ describe('where the key is sent', () => {
 });
 
 describe("the credential's Test", () => {
-	let sb: Sandbox;
-	beforeAll(async () => {
-		sb = await startSandbox({ pendingMs: 10, generatingMs: 30 });
-	});
-	afterAll(async () => {
-		await sb.close();
-	});
+	const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
 	test('a Base URL pasted with spaces around it and slashes after it passes; the key goes only in the header', async () => {
-		sb.resetRequests();
 		const { apiKey, baseUrl } = credentialsFor(sb);
 		await expect(testCredential({ apiKey, baseUrl: `  ${baseUrl}//  ` })).resolves.toMatchObject({
 			status: 'OK',

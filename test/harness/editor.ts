@@ -44,6 +44,14 @@ export function displayedProperties(
 	);
 }
 
+/** The names of the node's top-level parameters the editor shows for these values, in order. */
+export function displayedNames(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+): string[] {
+	return displayedProperties(description, values).map((p) => p.name);
+}
+
 /**
  * The one top-level parameter named `name` the editor shows for these values; throws (failing
  * the test) when it shows none or several.
@@ -57,6 +65,30 @@ export function displayedProperty(
 	if (found.length !== 1) {
 		throw new Error(
 			`expected one displayed "${name}" for ${JSON.stringify(values)}, found ${found.length}`,
+		);
+	}
+	return found[0];
+}
+
+/**
+ * The one top-level property named `name` of a node's or a credential's description, as it is
+ * described (whether or not shown); with `shownOn`, only among those whose displayOptions.show
+ * lists each of these values (`{ resource: 'document', operation: 'create' }`: Create's own).
+ * Throws (failing the test) when there is none or several.
+ */
+export function propertyNamed(
+	description: { properties: INodeProperties[] },
+	name: string,
+	shownOn: Record<string, string> = {},
+): INodeProperties {
+	const isShownOn = (p: INodeProperties) =>
+		Object.entries(shownOn).every(([key, value]) =>
+			(p.displayOptions?.show?.[key] as unknown[] | undefined)?.includes(value),
+		);
+	const found = description.properties.filter((p) => p.name === name && isShownOn(p));
+	if (found.length !== 1) {
+		throw new Error(
+			`expected one property "${name}" shown on ${JSON.stringify(shownOn)}, found ${found.length}`,
 		);
 	}
 	return found[0];

@@ -24,6 +24,25 @@ export function templateId(sb: Sandbox, identifier = 'invoice'): string {
 	return template.id;
 }
 
+/**
+ * The typeOptions of Line Fields of the Template (mappedLineFields) as the editor must get them:
+ * the line fields loaded again when the template or the Line Items Path changes, the words the
+ * mapper shows. Pinned by descriptions.editor.test.ts and lineItems.editor.test.ts, each of which
+ * loads the package itself.
+ */
+export const LINE_MAPPER_TYPE_OPTIONS = {
+	loadOptionsDependsOn: ['templateId.value', 'linesPath'],
+	resourceMapper: {
+		resourceMapperMethod: 'getTemplateLineFields',
+		mode: 'add',
+		valuesLabel: 'Fields of Each Line',
+		fieldWords: { singular: 'line field', plural: 'line fields' },
+		addAllFields: true,
+		multiKeyMatch: false,
+		supportAutoMap: true,
+	},
+};
+
 /** Items numbered 0 … n-1 as `{ n }`. */
 export function numbered(n: number): IDataObject[] {
 	return Array.from({ length: n }, (_, i) => ({ n: i }));
@@ -75,6 +94,13 @@ export const CONTINUE: NodeSettings = { onError: 'continueRegularOutput' };
 /** The API requests (not file downloads) the sandbox received. */
 export function apiRequests(sb: Sandbox): LoggedRequest[] {
 	return sb.requests.filter((r) => r.path.startsWith('/api/'));
+}
+
+/** The payloads of the creates the sandbox received (its API POSTs, whichever else), in order. */
+export function sentPayloads(sb: Sandbox): unknown[] {
+	return apiRequests(sb)
+		.filter((r) => r.method === 'POST')
+		.map((r) => (r.body as { document: IDataObject }).document.payload);
 }
 
 export function fileRequests(sb: Sandbox): LoggedRequest[] {

@@ -6,40 +6,17 @@
  * this file: the loader is cached): mutation testing counts a property as reached only by the
  * test that loads it. Needs `npm run build` first.
  */
-import type {
-	INodeParameters,
-	INodeProperties,
-	INodePropertyCollection,
-	INodePropertyOptions,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, displayedProperties, loadPackage } from '../../harness';
+import {
+	CREDENTIAL_TYPE,
+	displayedNames,
+	loadPackage,
+	propertyNamed,
+	wordsOf,
+} from '../../harness';
 
 const WEBHOOK_TRIGGER = 'documentGenerationWebhookTrigger';
-
-function propertyOf(description: INodeTypeDescription, name: string): INodeProperties {
-	const found = description.properties.find((p) => p.name === name);
-	if (!found) throw new Error(`no property "${name}"`);
-	return found;
-}
-
-/** The names of the top-level fields the editor shows for these values, in order. */
-const shownNames = (description: INodeTypeDescription, values: INodeParameters) =>
-	displayedProperties(description, values).map((p) => p.name);
-
-type Described = INodeProperties | INodePropertyOptions | INodePropertyCollection;
-
-/** What a user reads of a field or an option: its label, placeholder, help text, options. */
-function wordsOf(p: Described): Record<string, unknown> {
-	const words: Record<string, unknown> = {};
-	words.label = 'displayName' in p ? p.displayName : p.name;
-	for (const key of ['placeholder', 'description'] as const) {
-		if (key in p && p[key as keyof Described] !== undefined) words[key] = p[key as keyof Described];
-	}
-	if ('options' in p && p.options) words.options = p.options.map(wordsOf);
-	return words;
-}
 
 /** Its names, versions 1 and 2 (2 new), one POST webhook answered on receipt, the credential required. */
 function expectNode(webhook: INodeTypeDescription): void {
@@ -76,17 +53,17 @@ function expectFields(webhook: INodeTypeDescription): void {
 	]);
 	const always = ['events', 'signingNotice', 'registration'];
 	const after = ['filters', 'download'];
-	expect(shownNames(webhook, { registration: 'automatic' })).toEqual([
+	expect(displayedNames(webhook, { registration: 'automatic' })).toEqual([
 		...always,
 		'workspaceId',
 		...after,
 	]);
-	expect(shownNames(webhook, { registration: 'manual' })).toEqual([
+	expect(displayedNames(webhook, { registration: 'manual' })).toEqual([
 		...always,
 		'manualNotice',
 		...after,
 	]);
-	const filters = propertyOf(webhook, 'filters');
+	const filters = propertyNamed(webhook, 'filters');
 	expect(
 		filters.options?.map((o) => [(o as INodeProperties).name, (o as INodeProperties).type]),
 	).toEqual([
@@ -103,9 +80,9 @@ function expectFields(webhook: INodeTypeDescription): void {
 
 /** Events: the polling trigger's events, then Quota Warning (value quotaWarning). */
 function expectEvents(webhook: INodeTypeDescription, polling: INodeTypeDescription): void {
-	const events = propertyOf(webhook, 'events');
+	const events = propertyNamed(webhook, 'events');
 	expect(events.options).toEqual([
-		...(propertyOf(polling, 'events').options ?? []),
+		...(propertyNamed(polling, 'events').options ?? []),
 		{
 			name: 'Quota Warning',
 			value: 'quotaWarning',
@@ -121,7 +98,7 @@ function expectEvents(webhook: INodeTypeDescription, polling: INodeTypeDescripti
 
 /** The words on the notices, Registration, Workspace and Filters. */
 function expectWords(webhook: INodeTypeDescription): void {
-	const words = (name: string) => wordsOf(propertyOf(webhook, name));
+	const words = (name: string) => wordsOf(propertyNamed(webhook, name));
 	expect(words('signingNotice')).toEqual({
 		label:
 			'Without a Webhook Signing Secret in the credential, deliveries are not trusted: each document is read back from the API (one run per document version, every delivery answered alike) and Quota Warnings are ignored. To sign them, copy the endpoint’s signing secret (whsec_…) from the dashboard (Webhooks) into the credential’s Webhook Signing Secret.',
@@ -142,7 +119,7 @@ function expectWords(webhook: INodeTypeDescription): void {
 		],
 	});
 	expect(
-		propertyOf(webhook, 'registration').options?.map((o) => (o as INodePropertyOptions).value),
+		propertyNamed(webhook, 'registration').options?.map((o) => (o as INodePropertyOptions).value),
 	).toEqual(['automatic', 'manual']);
 	expect(words('manualNotice')).toEqual({
 		label:

@@ -6,30 +6,20 @@
  */
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage } from '../../../harness';
+import { displayedNames, loadPackage, propertyNamed } from '../../../harness';
 
 const ON_CREATE = { resource: ['document'], operation: ['create'] };
 
 /** Create's top-level property named `name`, as the node describes it (one only). */
-function createProperty(action: INodeTypeDescription, name: string): INodeProperties {
-	const found = action.properties.filter(
-		(p) =>
-			p.name === name &&
-			(p.displayOptions?.show?.operation as string[] | undefined)?.includes('create') &&
-			(p.displayOptions?.show?.resource as string[] | undefined)?.includes('document'),
-	);
-	expect(found).toHaveLength(1);
-	return found[0];
-}
+const createProperty = (action: INodeTypeDescription, name: string) =>
+	propertyNamed(action, name, { resource: 'document', operation: 'create' });
 
 /** The names of create's own fields the editor shows for these values (else the defaults), in order. */
 function ownShown(action: INodeTypeDescription, values: Record<string, unknown>): string[] {
 	const own = ['status', 'waitForCompletion', 'download', 'binaryPropertyName', 'maxFileSize'];
 	const defaults = { status: 'pending', waitForCompletion: true, download: true };
 	const parameters = { resource: 'document', operation: 'create', ...defaults, ...values };
-	return displayedProperties(action, parameters)
-		.map((p) => p.name)
-		.filter((name) => own.includes(name));
+	return displayedNames(action, parameters).filter((name) => own.includes(name));
 }
 
 test('Status, Wait for Completion and Download File: words, defaults, and when each shows', async () => {

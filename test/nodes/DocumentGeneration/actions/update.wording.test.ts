@@ -4,23 +4,15 @@
  * loaded inside the test, not in a `beforeAll`: mutation testing counts a property as reached
  * only by a test that loads it itself.
  */
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { INodeTypeDescription } from 'n8n-workflow';
 
-import { displayedProperties, loadPackage } from '../../../harness';
+import { displayedNames, loadPackage, propertyNamed } from '../../../harness';
 
 const ON_UPDATE = { resource: ['document'], operation: ['update'] };
 
 /** Update's top-level property named `name`, as the node describes it (one only). */
-function updateProperty(action: INodeTypeDescription, name: string): INodeProperties {
-	const found = action.properties.filter(
-		(p) =>
-			p.name === name &&
-			(p.displayOptions?.show?.operation as string[] | undefined)?.includes('update') &&
-			(p.displayOptions?.show?.resource as string[] | undefined)?.includes('document'),
-	);
-	expect(found).toHaveLength(1);
-	return found[0];
-}
+const updateProperty = (action: INodeTypeDescription, name: string) =>
+	propertyNamed(action, name, { resource: 'document', operation: 'update' });
 
 /** The names of update's fields the editor shows for these values (else the defaults), in order. */
 function shownOnUpdate(action: INodeTypeDescription, values: Record<string, unknown>): string[] {
@@ -30,9 +22,9 @@ function shownOnUpdate(action: INodeTypeDescription, values: Record<string, unkn
 		waitForCompletion: true,
 		...values,
 	};
-	return displayedProperties(action, parameters)
-		.map((p) => p.name)
-		.filter((name) => !['resource', 'operation'].includes(name));
+	return displayedNames(action, parameters).filter(
+		(name) => !['resource', 'operation'].includes(name),
+	);
 }
 
 test('Update: Wait for Completion, Download File (off by default) and when each shows', async () => {

@@ -12,7 +12,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { displayedProperties, displayedProperty, loadPackage } from '../../../harness';
+import { displayedNames, displayedProperty, loadPackage } from '../../../harness';
+import { LINE_MAPPER_TYPE_OPTIONS } from '../helpers';
 
 let action: INodeTypeDescription;
 
@@ -21,8 +22,7 @@ beforeAll(async () => {
 });
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
-const shownNames = (values: INodeParameters) =>
-	displayedProperties(action, { ...CREATE, ...values }).map((p) => p.name);
+const shownNames = (values: INodeParameters) => displayedNames(action, { ...CREATE, ...values });
 
 const one = (name: string, values: INodeParameters = {}): INodeProperties =>
 	displayedProperty(action, { ...CREATE, ...values }, name);
@@ -81,18 +81,7 @@ test('Documents: one per item by default; Group By only per group; the line fiel
 		true,
 		{ mappingMode: 'defineBelow', value: null },
 	]);
-	expect(mapper.typeOptions).toEqual({
-		loadOptionsDependsOn: ['templateId.value', 'linesPath'],
-		resourceMapper: {
-			resourceMapperMethod: 'getTemplateLineFields',
-			mode: 'add',
-			valuesLabel: 'Fields of Each Line',
-			fieldWords: { singular: 'line field', plural: 'line fields' },
-			addAllFields: true,
-			multiKeyMatch: false,
-			supportAutoMap: true,
-		},
-	});
+	expect(mapper.typeOptions).toEqual(LINE_MAPPER_TYPE_OPTIONS);
 	const modeOf: Record<string, string> = {
 		lineFields: 'fields',
 		mappedLineFields: 'templateFields',

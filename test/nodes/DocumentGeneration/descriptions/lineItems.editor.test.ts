@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { displayedProperties, loadPackage } from '../../../harness';
+import { LINE_MAPPER_TYPE_OPTIONS } from '../helpers';
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const GROUPINGS = ['perItem', 'all', 'byKey'];
@@ -85,16 +86,5 @@ test('Documents: where each field shows, its kind, default and stored values', a
 	// Line Fields of the Template: the template's line fields at the Line Items Path, fixed.
 	const mapper = byName.mappedLineFields;
 	expect(mapper.noDataExpression).toBe(true);
-	expect(mapper.typeOptions).toEqual({
-		loadOptionsDependsOn: ['templateId.value', 'linesPath'],
-		resourceMapper: {
-			resourceMapperMethod: 'getTemplateLineFields',
-			mode: 'add',
-			valuesLabel: 'Fields of Each Line',
-			fieldWords: { singular: 'line field', plural: 'line fields' },
-			addAllFields: true,
-			multiKeyMatch: false,
-			supportAutoMap: true,
-		},
-	});
+	expect(mapper.typeOptions).toEqual(LINE_MAPPER_TYPE_OPTIONS);
 });

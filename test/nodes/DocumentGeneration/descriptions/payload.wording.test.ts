@@ -5,7 +5,7 @@
  */
 import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { displayedProperties, displayedProperty, loadPackage, wordsOf } from '../../../harness';
+import { displayedNames, displayedProperty, loadPackage, wordsOf } from '../../../harness';
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const MODES = ['json', 'fields', 'templateFields'];
@@ -20,9 +20,7 @@ test("Create's payload fields: kinds, defaults, the mode that shows each, and ev
 	const shownIn = (payloadMode: string, name: string): INodeProperties =>
 		displayedProperty(action, { ...CREATE, payloadMode }, name);
 	const shownFields = (payloadMode: string) =>
-		displayedProperties(action, { ...CREATE, payloadMode })
-			.map((p) => p.name)
-			.filter((name) => MODE_FIELDS.includes(name));
+		displayedNames(action, { ...CREATE, payloadMode }).filter((name) => MODE_FIELDS.includes(name));
 
 	// Payload Mode: JSON by default; JSON, Fields and Template Fields to choose from.
 	const mode = displayedProperty(action, CREATE, 'payloadMode');

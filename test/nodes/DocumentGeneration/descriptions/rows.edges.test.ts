@@ -11,14 +11,14 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { displayedProperties, displayedProperty, loadPackage } from '../../../harness';
+import { displayedNames, displayedProperty, loadPackage } from '../../../harness';
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const PAYLOAD_FIELDS: INodeParameters = { payloadMode: 'fields' };
 const LINE_FIELDS: INodeParameters = { grouping: 'byKey', lineMode: 'fields' };
 
 function shownNames(action: INodeTypeDescription, values: INodeParameters): string[] {
-	return displayedProperties(action, { ...CREATE, ...values }).map((p) => p.name);
+	return displayedNames(action, { ...CREATE, ...values });
 }
 
 /** What a saved workflow relies on of a rows property: its kind, its row and the row's fields. */

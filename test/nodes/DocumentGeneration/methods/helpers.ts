@@ -1,10 +1,11 @@
 /** What the Template Fields suites share: a template added to the sandbox, and its field list. */
 import { randomBytes } from 'crypto';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, resourceMapping } from '../../../harness';
 import type { Sandbox, TemplateRecord } from '../../../sandbox';
 import { newTemplate } from '../../../sandbox/templates';
+import { byId, templateId } from '../helpers';
 
 /**
  * A template of the sandbox with this body and sample data (an object, or JSON text as the
@@ -38,4 +39,31 @@ export async function fieldsOf(sandbox: Sandbox, template: unknown) {
 		},
 		credentials: credentialsFor(sandbox),
 	});
+}
+
+/**
+ * Create in Template Fields mode with the sandbox's invoice template, not waiting for the
+ * file: these mapped values over this field list (`schema`), stored as n8n stores a mapping.
+ */
+export function templateFieldsCreate(
+	sandbox: Sandbox,
+	value: IDataObject | null,
+	schema: IDataObject[],
+	mappingMode = 'defineBelow',
+): INodeParameters {
+	return {
+		resource: 'document',
+		operation: 'create',
+		templateId: byId(templateId(sandbox)),
+		payloadMode: 'templateFields',
+		waitForCompletion: false,
+		mappedFields: {
+			mappingMode,
+			value,
+			schema,
+			matchingColumns: [],
+			attemptToConvertTypes: false,
+			convertFieldsToString: false,
+		} as unknown as INodeParameters,
+	};
 }

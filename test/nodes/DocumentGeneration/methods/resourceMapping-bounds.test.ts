@@ -16,8 +16,12 @@ import {
 import { editorNode, loadPackage } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, byId, run, templateId } from '../helpers';
-import { addTemplate as addNamedTemplate, fieldsOf as fieldsOfTemplate } from './helpers';
+import { apiRequests, byId, run, sentPayloads } from '../helpers';
+import {
+	addTemplate as addNamedTemplate,
+	fieldsOf as fieldsOfTemplate,
+	templateFieldsCreate,
+} from './helpers';
 import { hostileBodies, hostileSamples, keys } from '../templateFields/pathological-templates';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
@@ -147,19 +151,9 @@ describe('an empty list or object field shows no error before the user types', (
 		{ id: 'lines', type: 'array' },
 		{ id: 'customer', type: 'object' },
 	];
-	const mapped = (value: IDataObject): INodeParameters => ({
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payloadMode: 'templateFields',
-		waitForCompletion: false,
-		mappedFields: { mappingMode: 'defineBelow', value, schema } as unknown as INodeParameters,
-	});
-	const sentPayload = () => {
-		const creates = apiRequests(sb).filter((r) => r.method === 'POST');
-		return (creates[creates.length - 1].body as IDataObject & { document: IDataObject }).document
-			.payload;
-	};
+	const mapped = (value: IDataObject) => templateFieldsCreate(sb, value, schema);
+	/** The payload of the last create sent. */
+	const sentPayload = () => sentPayloads(sb).slice(-1)[0];
 
 	test('left as they start, they are not sent; filled in, or given by an expression, they are', async () => {
 		const untouched = await run(sb, mapped({ number: 'A-1', lines: '[]', customer: '{}' }));

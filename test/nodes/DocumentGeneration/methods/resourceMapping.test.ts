@@ -4,11 +4,11 @@
  * editor says when it cannot list them, and a run that sends the mapped values as the nested,
  * typed payload the template reads (or refuses them, naming field and item, sending nothing).
  */
-import type { IDataObject, INodeParameters, ResourceMapperField } from 'n8n-workflow';
+import type { IDataObject, ResourceMapperField } from 'n8n-workflow';
 
 import { useSandbox } from '../../../harness/use-sandbox';
-import { apiRequests, byId, run, templateId } from '../helpers';
-import { addTemplate, fieldsOf as fieldsOfTemplate } from './helpers';
+import { apiRequests, byId, run, sentPayloads, templateId } from '../helpers';
+import { addTemplate, fieldsOf as fieldsOfTemplate, templateFieldsCreate } from './helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
 
@@ -144,26 +144,8 @@ describe('the field list of a template', () => {
 });
 
 describe('a run with Template Fields', () => {
-	/** Create in Template Fields mode, the mapping stored as n8n stores it. */
-	const mapped = (
-		value: IDataObject | null,
-		schema: IDataObject[],
-		mappingMode = 'defineBelow',
-	): INodeParameters => ({
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payloadMode: 'templateFields',
-		waitForCompletion: false,
-		mappedFields: {
-			mappingMode,
-			value,
-			schema,
-			matchingColumns: [],
-			attemptToConvertTypes: false,
-			convertFieldsToString: false,
-		} as unknown as INodeParameters,
-	});
+	const mapped = (value: IDataObject | null, schema: IDataObject[], mappingMode = 'defineBelow') =>
+		templateFieldsCreate(sb, value, schema, mappingMode);
 	const schema = [
 		{ id: 'number', type: 'string' },
 		{ id: 'customer.name', type: 'string' },
@@ -172,10 +154,7 @@ describe('a run with Template Fields', () => {
 		{ id: 'total', type: 'number' },
 		{ id: 'paid', type: 'boolean' },
 	];
-	const sentPayload = (index = 0) => {
-		const creates = apiRequests(sb).filter((r) => r.method === 'POST');
-		return (creates[index].body as IDataObject & { document: IDataObject }).document.payload;
-	};
+	const sentPayload = (index = 0) => sentPayloads(sb)[index];
 
 	test('the mapped values go out as the nested, typed payload the template reads', async () => {
 		const result = await run(

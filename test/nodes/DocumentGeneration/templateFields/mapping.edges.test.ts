@@ -9,8 +9,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { credentialsFor, resourceMapping } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
-import { apiRequests, byId, run, templateId } from '../helpers';
-import { addTemplate, fieldsOf } from '../methods/helpers';
+import { apiRequests, byId, run, sentPayloads } from '../helpers';
+import { addTemplate, fieldsOf, templateFieldsCreate } from '../methods/helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -113,30 +113,14 @@ describe('a run with Template Fields', () => {
 		{ id: 'total', type: 'number' },
 		{ id: 'paid', type: 'boolean' },
 	];
-	/** Create in Template Fields mode, the mapping stored as n8n stores it. */
-	const mapped = (
-		value: IDataObject | null,
-		mappingMode = 'defineBelow',
-		fields: IDataObject[] = schema,
-	): INodeParameters => ({
-		resource: 'document',
-		operation: 'create',
-		templateId: byId(templateId(sb)),
-		payloadMode: 'templateFields',
-		waitForCompletion: false,
-		mappedFields: {
-			mappingMode,
-			value,
-			schema: fields,
-			matchingColumns: [],
-			attemptToConvertTypes: false,
-			convertFieldsToString: false,
-		} as unknown as INodeParameters,
-	});
+	/** Create in Template Fields mode over `fields` (else the schema above). */
+	const mapped = (value: IDataObject | null, mappingMode = 'defineBelow', fields = schema) =>
+		templateFieldsCreate(sb, value, fields, mappingMode);
+	/** The payload of the one create sent. */
 	const sentPayload = () => {
-		const creates = apiRequests(sb).filter((r) => r.method === 'POST');
-		expect(creates).toHaveLength(1);
-		return (creates[0].body as { document: IDataObject }).document.payload;
+		const payloads = sentPayloads(sb);
+		expect(payloads).toHaveLength(1);
+		return payloads[0];
 	};
 	/** The one error of a run that sent nothing. */
 	const refusal = async (parameters: INodeParameters, items: IDataObject[] = [{}]) => {
