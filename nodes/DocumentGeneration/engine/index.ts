@@ -6,6 +6,6 @@
 export { runGenerations, type Prepare } from './run';
 export { onePerItem, type DocumentGroup } from './record';
 export type { GenerationOptions, GenerationRequest } from './options';
-export { NO_WAIT, readDraftOptions, readGenerationOptions } from './options';
+export { readGenerationOptions } from './options';
 export { createSync } from './syncCreate';
 export { DEFAULT_REUSE_HOURS, readReuse } from './uniqueKey';

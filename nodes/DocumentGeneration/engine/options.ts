@@ -46,8 +46,19 @@ export const NO_WAIT: GenerationOptions = {
 	maxLimitWaitSeconds: 120,
 };
 
-/** Wait/download settings common to create and update, read and checked for one item. */
-export function readGenerationOptions(ctx: IExecuteFunctions, i: number): GenerationOptions {
+/**
+ * Wait/download settings common to create and update, read and checked for one item. A write
+ * that starts no generation (a draft created, `generates` false) waits for nothing, but Max
+ * Wait for Rate Limit, shown for it as for any write, still bounds the run's waits.
+ */
+export function readGenerationOptions(
+	ctx: IExecuteFunctions,
+	i: number,
+	generates = true,
+): GenerationOptions {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const maxLimitWaitSeconds = readMaxLimitWait(options);
+	if (!generates) return { ...NO_WAIT, maxLimitWaitSeconds };
 	const wait = ctx.getNodeParameter('waitForCompletion', i, true) as boolean;
 	const download = wait && (ctx.getNodeParameter('download', i, false) as boolean);
 	const binaryPropertyName = download
@@ -56,15 +67,13 @@ export function readGenerationOptions(ctx: IExecuteFunctions, i: number): Genera
 	const maxFileBytes = download
 		? parseMaxFileSize(ctx.getNodeParameter('maxFileSize', i, DEFAULT_MAX_FILE_MB))
 		: undefined;
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const timeoutSeconds = wait
 		? parsePositiveInteger(
-				options.waitTimeout ?? 300,
+				options.waitTimeout ?? NO_WAIT.timeoutSeconds,
 				'wait timeout',
 				'Set Options → Wait Timeout to a number of seconds, e.g. 300',
 			)
-		: 300;
-	const maxLimitWaitSeconds = readMaxLimitWait(options);
+		: NO_WAIT.timeoutSeconds;
 	return {
 		wait: !!wait,
 		download: !!download,
@@ -82,13 +91,4 @@ function readMaxLimitWait(options: IDataObject): number {
 		'max wait for rate limit',
 		'Set Options → Max Wait for Rate Limit to a number of seconds, e.g. 120',
 	);
-}
-
-/**
- * A draft's settings: nothing is waited for or downloaded, but Max Wait for Rate Limit, shown
- * for drafts as for any create, still bounds the run's waits at the request limit.
- */
-export function readDraftOptions(ctx: IExecuteFunctions, i: number): GenerationOptions {
-	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	return { ...NO_WAIT, maxLimitWaitSeconds: readMaxLimitWait(options) };
 }

@@ -18,13 +18,7 @@ import { documentPayload, payloadProperties } from '../../descriptions/payload';
 import { FileBudget, payloadFiles } from '../../descriptions/payloadFiles';
 import { filesLiveInJson } from '../../../shared/helpers/binaryMode';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
-import {
-	readDraftOptions,
-	createSync,
-	readGenerationOptions,
-	readReuse,
-	runGenerations,
-} from '../../engine';
+import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
 import { readTemplateId } from '../ids';
 
 export const properties: INodeProperties[] = [
@@ -123,8 +117,7 @@ async function prepareCreate(
 	const templateId = readTemplateId(ctx, i);
 	const status = parseWriteStatus(ctx.getNodeParameter('status', i, 'pending'));
 	const meta = documentMeta(ctx, i);
-	const generation =
-		status === 'pending' ? readGenerationOptions(ctx, i) : readDraftOptions(ctx, i);
+	const generation = readGenerationOptions(ctx, i, status === 'pending');
 	const payload = await documentPayload(ctx, group, plan);
 	const fields: IDataObject = { document_template_id: templateId, status, payload };
 	if (meta) fields.meta = meta;
