@@ -17,6 +17,7 @@ import { runNode, type RunNodeResult } from '../harness';
 import type { Sandbox } from '../sandbox';
 import { KEY, creds, expectCleanError, expectNoSecret, freePort, op, sandbox } from './helpers';
 import { statusFault } from '../harness/fixtures';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/shared/transport/retry';
 
 const DOC_CARD = '/api/v1/document_cards/';
 const sandboxes: Sandbox[] = [];
@@ -25,9 +26,9 @@ afterAll(async () => {
 	await Promise.all(sandboxes.map((s) => s.close()));
 });
 
-const MAX_TRIES = 6;
-/** The policy's budget, less its longest wait (8 s): fewer tries are made only past it. */
-const BUDGET_LESS_LONGEST_WAIT_S = 25 - 8;
+const { maxAttempts: MAX_TRIES, budgetMs, maxDelayMs } = DEFAULT_RETRY_POLICY;
+/** The policy's budget less its longest wait, in seconds: fewer tries are made only past it. */
+const BUDGET_LESS_LONGEST_WAIT_S = (budgetMs - maxDelayMs) / 1000;
 
 /** The error's "Tried N times over S s", matched against the tries the service saw. */
 function expectTriesReported(
