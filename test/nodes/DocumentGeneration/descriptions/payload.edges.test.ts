@@ -3,10 +3,10 @@
  * n8n engine against the sandbox: how a group's lines are put into the payload, which field
  * each Payload Mode reads, and for which item.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../../../harness/use-sandbox';
-import { creates, invoiceCreate, run } from '../helpers';
+import { creates, invoiceCreate, run, sentPayloads } from '../helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -27,10 +27,6 @@ test('a Line Items Path through a value of the payload that is not an object is 
 	expect(creates(sb)).toHaveLength(0);
 });
 
-/** The payload of each create the sandbox received, in order. */
-const sentPayloads = () =>
-	creates(sb).map((r) => (r.body as { document: IDataObject }).document.payload);
-
 test('Payload Fields: each item’s rows make its own payload, a dotted name nested; Payload (JSON) is not read, and One per Item adds no lines', async () => {
 	const fieldsCreate = invoiceCreate(sb, '{"from_json": true}', {
 		payloadMode: 'fields',
@@ -38,7 +34,10 @@ test('Payload Fields: each item’s rows make its own payload, a dotted name nes
 		waitForCompletion: false,
 	});
 	await run(sb, fieldsCreate, [{ name: 'Ada' }, { name: 'Grace' }]);
-	expect(sentPayloads()).toEqual([{ customer: { name: 'Ada' } }, { customer: { name: 'Grace' } }]);
+	expect(sentPayloads(sb)).toEqual([
+		{ customer: { name: 'Ada' } },
+		{ customer: { name: 'Grace' } },
+	]);
 });
 
 test('Template Fields mapped automatically: each item gives the fields of its own data', async () => {
@@ -52,7 +51,7 @@ test('Template Fields mapped automatically: each item gives the fields of its ow
 		waitForCompletion: false,
 	});
 	await run(sb, mappedCreate, [{ number: 'N-1' }, { number: 'N-2' }]);
-	expect(sentPayloads()).toEqual([{ number: 'N-1' }, { number: 'N-2' }]);
+	expect(sentPayloads(sb)).toEqual([{ number: 'N-1' }, { number: 'N-2' }]);
 });
 
 test('a Payload Mode from an expression naming no mode reads Payload (JSON): left empty, the refusal says to fill in Payload (JSON)', async () => {
