@@ -6,6 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { CONCURRENCY } from '../../../../nodes/shared/helpers/items';
 import { useSandbox } from '../../../harness/use-sandbox';
 import {
 	CONTINUE,
@@ -123,10 +124,10 @@ test('a draft made with a Unique Key, then Pending with the same key and data: t
 
 test('once the service says the quota is spent, a draft is still made (it uses none) and a later pending item is not sent', async () => {
 	await withSandbox({ availableDocuments: 0 }, async (quotaless) => {
-		// Eight pending creates go out at once (the engine's concurrency); the ninth item, a
-		// draft, and the tenth, pending, start only after one of them was answered.
-		const status = (n: number) => (n === 8 ? 'draft' : 'pending');
-		const items = numbered(10).map((x) => ({ ...x, s: status(Number(x.n)) }));
+		// CONCURRENCY pending creates go out at once; the next item, a draft, and the one after
+		// it, pending, start only after one of them was answered.
+		const status = (n: number) => (n === CONCURRENCY ? 'draft' : 'pending');
+		const items = numbered(CONCURRENCY + 2).map((x) => ({ ...x, s: status(Number(x.n)) }));
 		const result = await run(
 			quotaless,
 			invoiceCreate(quotaless, '={{ { "n": $json.n } }}', {
@@ -137,9 +138,10 @@ test('once the service says the quota is spent, a draft is still made (it uses n
 			CONTINUE,
 		);
 		const sent = creates(quotaless).map((r) => `${String(sentDocument(r).status)} ${r.status}`);
-		expect(sent.sort()).toEqual(['draft 201', ...Array<string>(8).fill('pending 422')]);
-		expect(result.items[8].json).toMatchObject({ status: 'draft', payload: { n: 8 } });
-		expect(result.items[9].json.error).toBe("Not sent: the account's document quota is spent");
+		expect(sent.sort()).toEqual(['draft 201', ...Array<string>(CONCURRENCY).fill('pending 422')]);
+		const [draft, later] = result.items.slice(CONCURRENCY);
+		expect(draft.json).toMatchObject({ status: 'draft', payload: { n: CONCURRENCY } });
+		expect(later.json.error).toBe("Not sent: the account's document quota is spent");
 	});
 });
 
