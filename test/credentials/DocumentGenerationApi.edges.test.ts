@@ -182,7 +182,7 @@ describe('a Base URL answered with a permanent redirect (http to https, a moved 
 	});
 
 	test.each([301, 308])(
-		'%i: the Test fails naming the redirect and the Base URL; the key is not sent on',
+		'%i: the Test fails (on n8n 2.x naming the redirect and the Base URL); the key is not sent on',
 		async (status) => {
 			front.requests.length = 0;
 			const result = await testCredential({
