@@ -7,6 +7,7 @@
  * sent on. The package is loaded inside the first test (mutation testing counts a field as
  * reached only by the test that loads it). Needs `npm run build` first.
  */
+import { readFileSync } from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
@@ -21,6 +22,12 @@ import {
 } from '../harness';
 import { useSandbox } from '../harness/use-sandbox';
 import { CORE_MAJOR } from '../harness/versions';
+
+const root = `${__dirname}/../..`;
+const { homepage } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+	homepage: string;
+};
+const readme = readFileSync(`${root}/README.md`, 'utf8');
 
 async function credentialType(): Promise<ICredentialType> {
 	return (await loadPackage()).credentialType(CREDENTIAL_TYPE);
@@ -82,6 +89,9 @@ function expectAddressAndTimeout(type: ICredentialType): void {
 /** The Test: GET the account, redirects not followed, each redirect status with its words. */
 function expectTestRequest(type: ICredentialType): void {
 	expect(type.test?.request).toMatchObject({
+		// Spaces, trailing slashes and an /api/v1 pasted with the address are dropped (the
+		// describe below runs it).
+		baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/i, "")}}',
 		url: '/api/v1/current_user',
 		method: 'GET',
 		disableFollowRedirect: true,
@@ -101,6 +111,9 @@ function expectTestRequest(type: ICredentialType): void {
 test('the credential as the editor shows it: its name, the fields in order, which are secret and required, its Test', async () => {
 	const type = await credentialType();
 	expect(type.displayName).toBe('Document Generation (PDFMonkey) API');
+	// The editor's "docs" link: the README's section on the credential.
+	expect(type.documentationUrl).toBe(`${homepage.replace(/#readme$/, '')}#credentials`);
+	expect(readme).toMatch(/^## Credentials$/m);
 	expect(type.properties.map((p) => p.name)).toEqual([
 		'apiKey',
 		'baseUrl',
