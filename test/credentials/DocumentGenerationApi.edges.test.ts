@@ -17,17 +17,17 @@ import {
 	CREDENTIAL_TYPE,
 	credentialsFor,
 	loadPackage,
+	PROJECT_ROOT,
 	propertyNamed,
 	testCredential,
 } from '../harness';
 import { useSandbox } from '../harness/use-sandbox';
 import { CORE_MAJOR } from '../harness/versions';
 
-const root = `${__dirname}/../..`;
-const { homepage } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+const { homepage } = JSON.parse(readFileSync(`${PROJECT_ROOT}/package.json`, 'utf8')) as {
 	homepage: string;
 };
-const readme = readFileSync(`${root}/README.md`, 'utf8');
+const readme = readFileSync(`${PROJECT_ROOT}/README.md`, 'utf8');
 
 async function credentialType(): Promise<ICredentialType> {
 	return (await loadPackage()).credentialType(CREDENTIAL_TYPE);
