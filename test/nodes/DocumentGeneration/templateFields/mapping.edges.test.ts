@@ -104,7 +104,7 @@ describe("the Line Fields of a template's list", () => {
 	});
 });
 
-describe('a run with Template Fields', () => {
+describe('a run with Template Fields: empty, odd and out-of-bounds values', () => {
 	const schema = [
 		{ id: 'number', type: 'string' },
 		{ id: 'customer.name', type: 'string' },
