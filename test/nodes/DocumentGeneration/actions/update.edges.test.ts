@@ -85,6 +85,28 @@ test('an item with nothing to update stops the node naming that item; the item b
 	expect(sb.requests).toHaveLength(0);
 });
 
+test.each([
+	['meta', { meta: '{"order_id": ', payload: '{"v": 2}' }],
+	['payload', { meta: '{"order_id": "U-1"}', payload: '{"v": 2,' }],
+])(
+	'Meta and Payload given, the %s not valid JSON: refused naming that field; nothing is written',
+	async (field, updateFields) => {
+		const doc = sb.createDocument({ payload: { v: 1 }, status: 'success' });
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, { updateFields, waitForCompletion: false }),
+		);
+		expect(result.error).toMatchObject({ itemIndex: 0 });
+		expect(result.error!.message).toMatch(
+			new RegExp(`^The ${field} is not valid JSON \\(.+\\) \\(item 1\\)$`),
+		);
+		expect(result.error!.description).toBe(
+			`Give the ${field} as one JSON object, e.g. {"customer": "Ada", "total": 42}`,
+		);
+		expect(sb.requests).toHaveLength(0);
+	},
+);
+
 test('Image Options alone are added to the current meta, read when sent', async () => {
 	const doc = sb.createDocument({ meta: { order_id: 'I-1' }, status: 'success' });
 	const result = await run(

@@ -61,11 +61,14 @@ test('a missing file names its item and the setting; nothing is sent', async () 
 	expect(creates(sb)).toHaveLength(0);
 });
 
-test('a file past 5 MB names its size and the bound; nothing is sent', async () => {
+test('a file past 5 MB names its size and the bound, and says how to make it fit; nothing is sent', async () => {
 	const big = Buffer.alloc(5 * 1024 * 1024 + 1, 7).toString('base64');
 	const item = { $files: { logo: { base64: big, mimeType: 'image/png' } } };
 	const result = await run(sb, createWithFiles(), [logoItem(), item]);
 	expect(result.error?.message).toMatch(/"logo" is 5\.0 MB, more than the 5\.0 MB .*\(item 2\)/);
+	expect(result.error?.description).toBe(
+		'Use a smaller file (resize or compress the image before this node), or put a link to it in the payload instead',
+	);
 	expect(creates(sb)).toHaveLength(0);
 });
 
@@ -80,7 +83,7 @@ test('a MIME type with parameters keeps its type (an SVG logo stays image/svg+xm
 	expect(logo).toBe(`data:image/svg+xml;base64,${svg.toString('base64')}`);
 });
 
-test('a document whose files alone pass 20 MB is refused before the rest is read; nothing is sent', async () => {
+test('a document whose files alone pass 20 MB is refused before the rest is read, saying how to make them fit; nothing is sent', async () => {
 	const four = Buffer.alloc(4 * 1024 * 1024, 1).toString('base64');
 	const files = Object.fromEntries(
 		['a', 'b', 'c', 'd'].map((name) => [name, { base64: four, mimeType: 'image/png' }]),
@@ -91,6 +94,9 @@ test('a document whose files alone pass 20 MB is refused before the rest is read
 	]);
 	expect(result.error?.message).toMatch(
 		/files of this document are 2\d\.\d MB as data URIs, more than the 20\.0 MB/,
+	);
+	expect(result.error?.description).toBe(
+		'Use fewer or smaller files (resize images before this node), or links to them instead',
 	);
 	expect(creates(sb)).toHaveLength(0);
 });

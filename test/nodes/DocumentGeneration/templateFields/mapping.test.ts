@@ -224,6 +224,18 @@ describe('payloadFromMapping', () => {
 		payloadFromMapping({ mappingMode: 'defineBelow', value, schema }, {});
 	const auto = (input: IDataObject) =>
 		payloadFromMapping({ mappingMode: 'autoMapInputData', value: null, schema }, input);
+	/** The refusal of mapping these values below (its message and hint), or undefined. */
+	const refusal = (value: IDataObject) => {
+		try {
+			payloadFromMapping({ mappingMode: 'defineBelow', value }, {});
+		} catch (error) {
+			const { message, hint } = error as Error & { hint?: string };
+			return { message, hint };
+		}
+		return undefined;
+	};
+	/** A dotted name of this many levels: level0.level1.… */
+	const path = (levels: number) => Array.from({ length: levels }, (_, i) => `level${i}`).join('.');
 
 	test('mapped below: nothing, null and empty text are left out but in a text field; "[]" and "{}" as the editor left them too', () => {
 		expect(below({ s: '', n: '', b: '', l: ' []\n', o: '{}' })).toEqual({ s: '' });
@@ -267,26 +279,23 @@ describe('payloadFromMapping', () => {
 		const fields = (count: number) =>
 			Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, 'x']));
 		expect(Object.keys(payloadFromMapping({ value: fields(2000) }, {}))).toHaveLength(2000);
-		const refusal = (value: IDataObject) => {
-			try {
-				payloadFromMapping({ mappingMode: 'defineBelow', value }, {});
-			} catch (error) {
-				const { message, hint } = error as Error & { hint?: string };
-				return { message, hint };
-			}
-			return undefined;
-		};
 		expect(refusal(fields(12001))).toEqual({
 			message: 'Template Fields maps 12,001 fields, more than the 2,000 a document is built from',
 			hint: 'Send this much data as one object: set Payload Mode to JSON, e.g. {{ $json }}',
 		});
-		const path = (levels: number) =>
-			Array.from({ length: levels }, (_, i) => `level${i}`).join('.');
 		expect(payloadFromMapping({ value: { [path(32)]: 1 } }, {})).toHaveProperty('level0');
 		expect(refusal({ ok: 1, [path(33)]: 1 })).toEqual({
 			message: `The template field "${path(33).slice(0, 60)}…" is nested deeper than 32 levels`,
 			hint: 'Map the object at a higher level as one field (an object field takes JSON), or set Payload Mode to JSON',
 		});
 		expect(refusal({ [`${path(40)}..`]: 1 })?.message).toMatch(/nested deeper than 32 levels$/);
+	});
+
+	test('a name starting with a dot is held to the depth bound as any other: 33 levels are refused', () => {
+		const name = `.${path(32)}`;
+		expect(refusal({ [name]: 1 })).toEqual({
+			message: `The template field "${name.slice(0, 60)}…" is nested deeper than 32 levels`,
+			hint: 'Map the object at a higher level as one field (an object field takes JSON), or set Payload Mode to JSON',
+		});
 	});
 });

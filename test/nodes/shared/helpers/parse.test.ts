@@ -406,6 +406,38 @@ describe('payloadFromFields (Payload Mode "Fields")', () => {
 		);
 	});
 
+	test('a clash under a dotted name is shown with its dots', () => {
+		const twice = refusal(() =>
+			payloadFromFields([
+				{ key: 'a.b', value: 1 },
+				{ key: 'a.b', value: 2 },
+			]),
+		);
+		expect(twice.message).toBe(
+			'The payload field 2 ("a.b") sets "a.b", which another field already sets',
+		);
+		const both = refusal(() =>
+			payloadFromFields([
+				{ key: 'a.b', value: 1 },
+				{ key: 'a.b.c', value: 2 },
+			]),
+		);
+		expect(both.message).toBe(
+			'The payload field 2 ("a.b.c") puts a name under "a.b", which another field sets to a value',
+		);
+		expect(both.hint).toBe('Use either "a.b" or names under it such as "a.b.name", not both');
+	});
+
+	test('a row whose name is only blanks (spaces, a tab) is skipped like an empty one', () => {
+		expect(
+			payloadFromFields([
+				{ key: '   ', value: 'skipped' },
+				{ key: '\t', value: 'skipped too' },
+				{ key: 'total', value: 42 },
+			]),
+		).toEqual({ total: 42 });
+	});
+
 	test('names such as __proto__ are plain keys: nothing leaks into prototypes', () => {
 		const payload = payloadFromFields([{ key: '__proto__.polluted', value: 'yes' }]);
 		expect(Object.keys(payload)).toEqual(['__proto__']);
