@@ -15,11 +15,9 @@ import type {
 import { displayedNames, displayedProperty, loadPackage } from '../../../harness';
 import { LINE_MAPPER_TYPE_OPTIONS } from '../helpers';
 
+// Loaded inside the one test below, not before it: mutation testing counts a field as reached
+// only by the test during which the package loaded.
 let action: INodeTypeDescription;
-
-beforeAll(async () => {
-	action = (await loadPackage()).nodeDescription('documentGeneration');
-});
 
 const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
 const shownNames = (values: INodeParameters) => displayedNames(action, { ...CREATE, ...values });
@@ -40,7 +38,8 @@ function expectWorded(p: INodeProperties | INodePropertyOptions | INodePropertyC
 	for (const field of ('values' in p ? p.values : undefined) ?? []) expectWorded(field);
 }
 
-test('Documents: one per item by default; Group By only per group; the line fields only grouped, by mode', () => {
+/** Documents: one per item by default; Group By only per group; the line fields only grouped, by mode. */
+function expectDocuments(): void {
 	const grouping = one('grouping');
 	expect([grouping.type, grouping.default, values(grouping)]).toEqual([
 		'options',
@@ -88,9 +87,10 @@ test('Documents: one per item by default; Group By only per group; the line fiel
 	};
 	for (const name of ['grouping', ...grouped])
 		expectWorded(one(name, { grouping: 'byKey', lineMode: modeOf[name] ?? 'json' }));
-});
+}
 
-test('Image Options: format (webp by default), width and height up to 10000, quality 1 to 100', () => {
+/** Image Options: format (webp by default), width and height up to 10000, quality 1 to 100. */
+function expectImageOptions(): void {
 	const options = one('imageOptions');
 	expect([options.type, options.default]).toEqual(['collection', {}]);
 	const fields = Object.fromEntries(
@@ -114,9 +114,10 @@ test('Image Options: format (webp by default), width and height up to 10000, qua
 		['number', 100, { minValue: 1, maxValue: 100 }],
 	]);
 	expectWorded(options);
-});
+}
 
-test('Files Into Payload: rows of an input file (data by default) and the payload path it goes to', () => {
+/** Files Into Payload: rows of an input file (data by default) and the payload path it goes to. */
+function expectFilesIntoPayload(): void {
 	const files = one('payloadFiles');
 	expect([files.type, files.default, files.typeOptions]).toEqual([
 		'fixedCollection',
@@ -130,4 +131,11 @@ test('Files Into Payload: rows of an input file (data by default) and the payloa
 		['path', 'string', '', true],
 	]);
 	expectWorded(files);
+}
+
+test('Documents, Image Options and Files Into Payload as the editor shows them: names, values, defaults, bounds, when each shows, a label and help text on each', async () => {
+	action = (await loadPackage()).nodeDescription('documentGeneration');
+	expectDocuments();
+	expectImageOptions();
+	expectFilesIntoPayload();
 });
