@@ -22,7 +22,42 @@ function ownShown(action: INodeTypeDescription, values: Record<string, unknown>)
 	return displayedNames(action, parameters).filter((name) => own.includes(name));
 }
 
-test('Status, Wait for Completion and Download File: words, defaults, and when each shows', async () => {
+/** Additional Fields: File Name, PDF Password (hidden as typed) and Meta (JSON). */
+function expectAdditionalFields(action: INodeTypeDescription): void {
+	const additional = createProperty(action, 'additionalFields');
+	expect({ ...additional, options: undefined }).toEqual({
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: undefined,
+		displayOptions: { show: ON_CREATE },
+	});
+	const [filename, password, meta] = additional.options as INodeProperties[];
+	expect(additional.options).toHaveLength(3);
+	expect(filename.name).toBe('filename');
+	expect(password).toEqual({
+		displayName: 'PDF Password',
+		name: 'password',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description:
+			'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
+	});
+	expect(meta).toEqual({
+		displayName: 'Meta (JSON)',
+		name: 'meta',
+		type: 'json',
+		default: '{}',
+		description:
+			'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
+	});
+}
+
+// One test: mutation testing credits the fields only to the test during which the package loaded.
+test('Status, Wait for Completion, Download File and Additional Fields: words, defaults, and when each shows', async () => {
 	const action = (await loadPackage()).nodeDescription('documentGeneration');
 	expect(createProperty(action, 'status')).toEqual({
 		displayName: 'Status',
@@ -73,38 +108,5 @@ test('Status, Wait for Completion and Download File: words, defaults, and when e
 		'waitForCompletion',
 		'download',
 	]);
-});
-
-test('Additional Fields: File Name, PDF Password (hidden as typed) and Meta (JSON)', async () => {
-	const action = (await loadPackage()).nodeDescription('documentGeneration');
-	const additional = createProperty(action, 'additionalFields');
-	expect({ ...additional, options: undefined }).toEqual({
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: undefined,
-		displayOptions: { show: ON_CREATE },
-	});
-	const [filename, password, meta] = additional.options as INodeProperties[];
-	expect(additional.options).toHaveLength(3);
-	expect(filename.name).toBe('filename');
-	expect(password).toEqual({
-		displayName: 'PDF Password',
-		name: 'password',
-		type: 'string',
-		typeOptions: { password: true },
-		default: '',
-		description:
-			'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
-	});
-	expect(meta).toEqual({
-		displayName: 'Meta (JSON)',
-		name: 'meta',
-		type: 'json',
-		default: '{}',
-		description:
-			'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
-	});
+	expectAdditionalFields(action);
 });
