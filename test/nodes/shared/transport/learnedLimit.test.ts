@@ -211,3 +211,37 @@ describe('what the mutation run found unpinned', () => {
 		expect(limit.readyIn(later)).toBe(1000);
 	});
 });
+
+describe('instants that meet', () => {
+	test('requests that came each when a place freed, at that very instant, were not held back: no rise', () => {
+		const limit = learned(3, 1000);
+		expect(limit.readyIn(T + 1000)).toBe(0);
+		pass(limit, T + 1000, 3);
+		expect(limit.readyIn(T + 2000)).toBe(0);
+		pass(limit, T + 2000, 3);
+		limit.readyIn(T + 1000 + GROWTH_MS);
+		expect(limit.current?.count).toBe(3);
+	});
+
+	test('after a rise, fewer start times kept than the count: one more may start at once', () => {
+		const limit = learned(3, 1000);
+		expect(limit.readyIn(T + 500)).toBe(0);
+		expect(limit.readyIn(T + 500 + GROWTH_MS)).toBe(0);
+		expect(limit.current?.count).toBe(4);
+	});
+
+	test('exactly `count` start times in the span, none beyond it allowed: the next waits for the oldest to leave', () => {
+		const limit = learned(3, 1000);
+		limit.started(T + 100);
+		limit.refused(T + 150, T + 100, false);
+		expect(limit.readyIn(T + 200)).toBe(800);
+	});
+
+	test('a request started at the instant the episode ended (Retry-After: 0) counts for the next one', () => {
+		const limit = learned(5, 1000);
+		pass(limit, T + 20, 3);
+		limit.started(T + 30);
+		limit.refused(T + 40, T + 30, true, T + 2020);
+		expect(limit.current).toEqual({ count: 3, spanMs: 2000 });
+	});
+});

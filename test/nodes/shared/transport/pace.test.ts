@@ -238,3 +238,177 @@ describe('parseLimitHeaders', () => {
 		expect(parseLimitHeaders(from({ 'x-ratelimit-remaining': 'lots' }), T)).toBeUndefined();
 	});
 });
+
+describe('what the mutation run found unpinned', () => {
+	/** 8 in flight on a warmed-up pace; the first refused at T + 100 with a Retry-After of `retryAfterMs`. */
+	function oneRefused(retryAfterMs: number): Pace {
+		const pace = warmedUp();
+		startAll(pace, T);
+		pace.finish(T + 100, T, 429, retryAfterMs);
+		return pace;
+	}
+
+	test('two holds apart are both counted, the time between them not', () => {
+		const pace = new Pace(8);
+		pace.start(T);
+		pace.finish(T, T, 429, 1000);
+		pace.start(T + 5000);
+		pace.finish(T + 5000, T + 5000, 429, 1000);
+		expect(pace.heldMs(T + 10_000)).toBe(2000);
+	});
+
+	test('a later 429 naming an earlier end does not shorten the hold, nor change the wait asked', () => {
+		const pace = oneRefused(3000);
+		pace.finish(T + 200, T, 429, 1000);
+		expect(pace.readyIn(T + 1500)).toBe(1600);
+		pace.finish(T + 1100, T, 429, 2000);
+		expect(pace.askedWait(T + 1500)).toEqual({ asked: 3000, left: 1600 });
+	});
+
+	test('the wait asked is over at the instant the hold ends', () => {
+		const pace = oneRefused(1000);
+		expect(pace.askedWait(T + 1099)).toEqual({ asked: 1000, left: 1 });
+		expect(pace.askedWait(T + 1100)).toBeUndefined();
+		expect(pace.askedWait(T + 5000)).toBeUndefined();
+	});
+
+	test('the requests that went out are counted', () => {
+		const pace = new Pace(8);
+		expect(startAll(pace, T)).toBe(2);
+		expect(pace.report(T).started).toBe(2);
+	});
+
+	test('after a 429, the requests sent before it that pass neither end the probing nor raise the concurrency', () => {
+		const pace = oneRefused(1000);
+		for (let i = 0; i < 7; i++) pace.finish(T + 150, T, 200);
+		const after = T + 1100;
+		expect(startAll(pace, after)).toBe(1);
+		pace.finish(after + 50, after, 200);
+		expect(startAll(pace, after + 50)).toBe(4);
+	});
+
+	test('the probe that got no answer tells nothing: the probing goes on', () => {
+		const pace = oneRefused(1000);
+		for (let i = 0; i < 7; i++) pace.finish(T + 150, T, 429, 1000);
+		const after = T + 1150;
+		expect(startAll(pace, after)).toBe(1);
+		pace.finish(after + 50, after);
+		expect(startAll(pace, after + 50)).toBe(1);
+	});
+
+	test('Retry-After: 0: a request sent at the instant of the 429 is news, refused or passed', () => {
+		/** A warmed-up pace whose one request in flight was refused at T with a Retry-After of 0. */
+		const refusedAtOnce = () => {
+			const pace = warmedUp();
+			pace.start(T - 100);
+			pace.finish(T, T - 100, 429, 0);
+			return pace;
+		};
+		const refused = refusedAtOnce();
+		expect(startAll(refused, T)).toBe(1);
+		refused.finish(T + 10, T, 429);
+		expect(refused.report(T + 10)).toMatchObject({ limited: 2, episodes: 2 });
+		expect(refused.readyIn(T + 10)).toBeGreaterThan(0);
+
+		const passed = refusedAtOnce();
+		expect(startAll(passed, T)).toBe(1);
+		passed.finish(T + 10, T, 200);
+		expect(startAll(passed, T + 10)).toBe(4);
+	});
+
+	test('a budget spent, read again only after its reset: nothing held then, and later holds counted right', () => {
+		const pace = new Pace(8);
+		pace.start(T);
+		pace.finish(T + 10, T, 200, undefined, { remaining: 0, resetMs: 1000 });
+		expect(pace.readyIn(T + 5000)).toBe(0);
+		pace.start(T + 6000);
+		pace.finish(T + 6000, T + 6000, 429, 1000);
+		expect(pace.heldMs(T + 10_000)).toBe(1000);
+	});
+
+	test('a budget read while requests are in flight: what they may take leaves none to start', () => {
+		const pace = warmedUp();
+		startAll(pace, T);
+		pace.finish(T + 10, T, 200, undefined, { remaining: 3, resetMs: 2000 });
+		expect(startAll(pace, T + 10)).toBe(0);
+		expect(pace.readyIn(T + 10)).toBeGreaterThanOrEqual(2000);
+	});
+
+	test('the time a learned limit keeps requests back is counted as held', () => {
+		const pace = new Pace(8);
+		const now = passThenRefuse(pace, T, 20, 1000);
+		wavesUntil(pace, now, 20);
+		// One beyond the count is in flight: the next waits for the span to free a place.
+		expect(startAll(pace, now, 1)).toBe(1);
+		const before = pace.heldMs(now);
+		const kept = pace.readyIn(now);
+		expect(kept).toBeGreaterThan(0);
+		expect(pace.heldMs(now + kept) - before).toBe(kept);
+		expect(pace.heldMs(now + kept + 5000) - before).toBe(kept);
+	});
+
+	test('refused at once after a wait the service named, while the backoff searches: half the share', () => {
+		const pace = new Pace(8, () => 1);
+		const reopen = passThenRefuse(pace, T, 20, 1000);
+		expect(startAll(pace, reopen)).toBe(1);
+		pace.finish(reopen + 10, reopen, 200);
+		expect(startAll(pace, reopen + 10)).toBe(2);
+		// One refused without Retry-After (the backoff searches), the other, already on its way, with one.
+		pace.finish(reopen + 20, reopen + 10, 429);
+		pace.finish(reopen + 30, reopen + 10, 429, 5000);
+		const after = reopen + 30 + 5000;
+		expect(startAll(pace, after)).toBe(1);
+		pace.finish(after + 10, after, 429, 1000);
+		expect(pace.learned.current).toEqual({ count: 10, spanMs: 1000 });
+	});
+
+	test('refused at once after the backoff found the limit open (its hold over, nothing passed since): half the share', () => {
+		const pace = new Pace(8, () => 1);
+		pace.start(T);
+		pace.finish(T, T, 429);
+		const open = T + LIMIT_BACKOFF.baseMs;
+		expect(startAll(pace, open)).toBe(1);
+		pace.finish(open, open, 200);
+		// Refused at the same instant with Retry-After: 0: one passed in no time, and no hold is set
+		// (it would end when the backoff's did), so the wait asked is none and the backoff no longer searches.
+		expect(startAll(pace, open)).toBe(1);
+		pace.finish(open, open, 429, 0);
+		expect(pace.learned.current).toEqual({ count: 1, spanMs: 1 });
+		expect(startAll(pace, open)).toBe(1);
+		pace.finish(open + 1, open, 429);
+		expect(pace.learned.current).toEqual({ count: 1, spanMs: 2 });
+	});
+});
+
+describe('the backoff probes at a round instant of the service clock', () => {
+	const MINUTE = 60_000;
+
+	/** A pace refused at T without Retry-After, the service clock at `serverNow` then: its hold. */
+	function holdAt(serverNow: number): number {
+		const pace = new Pace(8, () => 1);
+		pace.clock.heard(T, serverNow);
+		pace.start(T);
+		pace.finish(T, T, 429);
+		return pace.readyIn(T);
+	}
+
+	test('a whole second exactly a quarter of the step away is taken', () => {
+		// 750 ms into a second: the next whole second is 250 ms away, a quarter of 1 s.
+		expect(holdAt(100 * MINUTE + 30_750)).toBe(250);
+	});
+
+	test('a round instant exactly at the end of the drawn hold is taken before a less round one', () => {
+		const pace = new Pace(8, () => 0.5);
+		pace.start(T);
+		pace.finish(T, T, 429);
+		let now = T + pace.readyIn(T);
+		pace.start(now);
+		pace.finish(now, now, 429);
+		now += pace.readyIn(now);
+		// The third step: 4 s, drawn 3 s. The service clock 2 s past a whole minute: a whole 5 s in 3 s.
+		pace.clock.heard(now, 100 * MINUTE + 2000);
+		pace.start(now);
+		pace.finish(now, now, 429);
+		expect(pace.readyIn(now)).toBe(3000);
+	});
+});
