@@ -30,7 +30,7 @@ export interface SpanLimit {
 /** Longest span learned, and how far back start times are kept. */
 const MAX_SPAN_MS = 3_600_000;
 
-/** Start times kept, at least (the newest `count` are the ones that matter). */
+/** Start times kept, at least (the newest `count` are the ones that matter, and always kept). */
 const MAX_COUNTED = 10_000;
 
 /** The least time between two rises of the count, and between tries beyond it after a refusal. */
@@ -93,8 +93,10 @@ export class LearnedLimit {
 	started(now: number): void {
 		if (this.limit && this.leavesSpanAt(now) > now) this.beyond = now;
 		this.counted.push(now);
-		// Trimmed in one go once twice the bound: a constant cost per request.
-		if (this.counted.length > 2 * MAX_COUNTED) this.counted.splice(0, MAX_COUNTED);
+		// Trimmed in one go once twice the bound: a constant cost per request. The newest
+		// `count` are kept, however large the count learned.
+		const kept = Math.max(MAX_COUNTED, this.limit?.count ?? 0);
+		if (this.counted.length > 2 * kept) this.counted.splice(0, this.counted.length - kept);
 	}
 
 	/** The request started at `startedAt` passed (answered other than 429). */

@@ -245,3 +245,18 @@ describe('instants that meet', () => {
 		expect(limit.current).toEqual({ count: 3, spanMs: 2000 });
 	});
 });
+
+describe('a large limit', () => {
+	test('a learned count above the start times kept by default (10,000) is still kept to: the 19,000 starts of its span hold the next', () => {
+		const hour = 3_600_000;
+		const limit = learned(19_000, hour);
+		const reopened = T + hour;
+		for (let i = 0; i < 19_000; i++) pass(limit, reopened + i * 100, 1);
+		const now = reopened + 19_000 * 100;
+		// One try beyond the count may go; then the next waits until the oldest of the newest
+		// 19,000 starts (the second of the span) leaves it.
+		expect(limit.readyIn(now)).toBe(0);
+		limit.started(now);
+		expect(limit.readyIn(now)).toBe(reopened + 100 + hour - now);
+	});
+});
