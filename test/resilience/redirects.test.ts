@@ -73,6 +73,7 @@ describe('a redirect to another origin is refused, the key never leaves', () => 
 		const r = await runNode({ parameters: parameters(), credentials: hostile() });
 		const error = expectCleanError(r.error, 0);
 		expectRedirectRefused(error.message, error.description);
+		expect(error.httpCode).toBe(method === 'POST' ? '307' : '302');
 		expect(r.items).toHaveLength(0);
 		expectNoSecret(r, [KEY]);
 		expectCollectorUntouched();

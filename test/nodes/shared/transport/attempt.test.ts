@@ -1,0 +1,194 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * Unit tests of one attempt (nodes/shared/transport/attempt.ts) against a stand-in for n8n's
+ * request helpers, on a simulated clock: a cancel while waiting for the turn or during the
+ * request, a refused redirect's error, the time that does not spend the retry budget, and
+ * whose `Date` sets the service clock. What a user sees of them on the engine is in
+ * gate.test.ts, the resilience suites and the trigger's tests.
+ */
+import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { attemptOnce } from '../../../../nodes/shared/transport/attempt';
+import type { Exchange } from '../../../../nodes/shared/transport/calls';
+import { Gate } from '../../../../nodes/shared/transport/gate';
+import type { TransportContext } from '../../../../nodes/shared/types';
+import { nodeFixture } from '../../../harness/fixtures';
+
+const T = Date.UTC(2030, 0, 1);
+
+type Answer = (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
+
+/** A context whose request helpers (with the credential or without) answer with `answer`. */
+function contextAnswering(answer: Answer): TransportContext {
+	return {
+		getNode: () => nodeFixture(),
+		helpers: {
+			httpRequest: answer,
+			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) =>
+				await answer(options),
+		},
+	} as unknown as TransportContext;
+}
+
+const ok: Answer = async () => ({ statusCode: 200, headers: {}, body: '{}' });
+
+function call(to: Exchange['to']): Exchange {
+	return {
+		http: { method: 'GET', url: 'https://api.example.test/api/v1/documents/d1' },
+		to,
+		what: 'get document d1',
+		secret: 'sk-test-secret',
+		itemIndex: 3,
+	};
+}
+
+const failing = (message: string, name = 'Error') =>
+	Object.assign(new Error(message), { name }) as Error;
+
+/** A gate whose first two places (the pace's slow start) are taken. */
+async function fullGate(): Promise<Gate> {
+	const gate = new Gate({ maxWaitMs: 120_000 });
+	await gate.take();
+	await gate.take();
+	return gate;
+}
+
+beforeEach(() => {
+	jest.useFakeTimers({ now: T, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+});
+
+afterEach(() => {
+	jest.useRealTimers();
+});
+
+describe('the execution cancelled', () => {
+	test('while the request waits for its turn: the cancel error, not the limit’s', async () => {
+		const gate = await fullGate();
+		const execution = new AbortController();
+		let outcome: unknown = 'pending';
+		attemptOnce(contextAnswering(ok), call('api'), {
+			gate,
+			signal: execution.signal,
+			afterLimit: false,
+		}).catch((error: unknown) => (outcome = error));
+		execution.abort();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(outcome).toMatchObject({
+			message: 'The execution was cancelled while trying to get document d1',
+			description: 'Nothing more was sent.',
+		});
+	});
+
+	test.each([
+		['its signal aborted, whatever the failure says', true, failing('socket hang up')],
+		[
+			'n8n’s request cancelled, the signal not (yet) aborted',
+			false,
+			failing('canceled', 'CanceledError'),
+		],
+	])(
+		'during the request, %s: the cancel error, not a network failure to retry',
+		async (_, aborted, failure) => {
+			const execution = new AbortController();
+			const context = contextAnswering(async () => {
+				if (aborted) execution.abort();
+				throw failure;
+			});
+			await expect(
+				attemptOnce(context, call('fileHost'), {
+					gate: new Gate({ maxWaitMs: 120_000 }),
+					signal: execution.signal,
+					afterLimit: false,
+				}),
+			).rejects.toThrow('The execution was cancelled while trying to get document d1');
+		},
+	);
+});
+
+test('a redirect refused: the error has its status and its item', async () => {
+	const context = contextAnswering(async () => ({
+		statusCode: 302,
+		headers: { location: 'https://elsewhere.example.test/x' },
+		body: '',
+	}));
+	const refused = attemptOnce(context, call('api'), {
+		gate: new Gate({ maxWaitMs: 120_000 }),
+		afterLimit: false,
+	});
+	await expect(refused).rejects.toMatchObject({ httpCode: '302', context: { itemIndex: 3 } });
+});
+
+describe('the time that does not spend the retry budget', () => {
+	test('none for a request sent at once; the wait for its turn for one held by the limit', async () => {
+		const gate = new Gate({ maxWaitMs: 120_000 });
+		const atOnce = await attemptOnce(contextAnswering(ok), call('fileHost'), {
+			gate,
+			afterLimit: false,
+		});
+		expect(atOnce.excludedMs).toBe(0);
+
+		const held = await fullGate();
+		held.done(T, 429, { retryAfterMs: 5000 });
+		let sentAt = 0;
+		const queuedAt = Date.now();
+		const attempt = attemptOnce(
+			contextAnswering(async (options) => {
+				sentAt = Date.now();
+				return await ok(options);
+			}),
+			call('fileHost'),
+			{ gate: held, afterLimit: false },
+		);
+		held.done(T, 200);
+		await jest.advanceTimersByTimeAsync(60_000);
+		const attempted = await attempt;
+		expect(sentAt - queuedAt).toBeGreaterThanOrEqual(5000);
+		expect(attempted.excludedMs).toBe(sentAt - queuedAt);
+	});
+
+	test('a request that timed out: its own time too; a connection reset: none of it', async () => {
+		const taking = (ms: number, failure: Error) =>
+			contextAnswering(async () => {
+				jest.setSystemTime(Date.now() + ms);
+				throw failure;
+			});
+		const turn = () => ({ gate: new Gate({ maxWaitMs: 120_000 }), afterLimit: false });
+		const timedOut = await attemptOnce(
+			taking(3000, failing('timeout of 3000ms exceeded')),
+			call('fileHost'),
+			turn(),
+		);
+		expect(timedOut).toMatchObject({ timedOut: true, excludedMs: 3000 });
+		const reset = await attemptOnce(
+			taking(3000, failing('socket hang up')),
+			call('fileHost'),
+			turn(),
+		);
+		expect(reset).toMatchObject({ timedOut: false, excludedMs: 0 });
+	});
+});
+
+describe('the service clock', () => {
+	const dated =
+		(offsetMs: number): Answer =>
+		async () => ({
+			statusCode: 200,
+			headers: { date: new Date(T + offsetMs).toUTCString() },
+			body: '{}',
+		});
+
+	test("is set from the API's Date: 10 s ahead of ours, its next whole minute is 50 s away", async () => {
+		const gate = new Gate({ maxWaitMs: 120_000 });
+		await attemptOnce(contextAnswering(dated(10_000)), call('api'), { gate, afterLimit: false });
+		expect(gate.pace.clock.toNext(T, 60_000)).toBe(50_000);
+	});
+
+	test("a file host's Date does not set it", async () => {
+		const gate = new Gate({ maxWaitMs: 120_000 });
+		await attemptOnce(contextAnswering(dated(10_000)), call('fileHost'), {
+			gate,
+			afterLimit: false,
+		});
+		expect(gate.pace.clock.toNext(T, 60_000)).toBe(Infinity);
+	});
+});
