@@ -13,6 +13,7 @@ import type { Exchange } from '../../../../nodes/shared/transport/calls';
 import { Gate } from '../../../../nodes/shared/transport/gate';
 import type { TransportContext } from '../../../../nodes/shared/types';
 import { nodeFixture } from '../../../harness/fixtures';
+import { useFakeClock } from '../../../harness/clock';
 
 const T = Date.UTC(2030, 0, 1);
 
@@ -53,13 +54,7 @@ async function fullGate(): Promise<Gate> {
 	return gate;
 }
 
-beforeEach(() => {
-	jest.useFakeTimers({ now: T, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-});
-
-afterEach(() => {
-	jest.useRealTimers();
-});
+useFakeClock(T);
 
 describe('the execution cancelled', () => {
 	test('while the request waits for its turn: the cancel error, not the limit’s', async () => {

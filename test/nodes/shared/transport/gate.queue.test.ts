@@ -8,6 +8,7 @@
 import { getEventListeners } from 'node:events';
 
 import { Gate, GateCancelled, LimitWaitTooLong } from '../../../../nodes/shared/transport/gate';
+import { useFakeClock } from '../../../harness/clock';
 
 const T = Date.UTC(2030, 0, 1);
 
@@ -34,13 +35,7 @@ async function fullGate(maxWaitMs = 120_000): Promise<{ gate: Gate; started: num
 	return { gate, started };
 }
 
-beforeEach(() => {
-	jest.useFakeTimers({ now: T, doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
-});
-
-afterEach(() => {
-	jest.useRealTimers();
-});
+useFakeClock(T);
 
 describe('the order of turns', () => {
 	test('a retry of a refused request goes first; the others in the order they asked', async () => {
