@@ -2,7 +2,8 @@
 /**
  * Unit tests of the execution's gate (nodes/shared/transport/gate.ts) on a simulated clock:
  * the order requests get their turn in, a cancelled request leaving the queue at once, the
- * boundary of Max Wait for Rate Limit, and no listener left on the execution's signal. The
+ * boundary of Max Wait for Rate Limit, a short hold ending on time with one timer waiting for
+ * it, and no listener left on the execution's signal. The
  * gate's behaviour under a real limit is gate.test.ts's, on the engine against the sandbox.
  */
 import { getEventListeners } from 'node:events';
@@ -93,6 +94,36 @@ describe('Max Wait for Rate Limit', () => {
 				message: 'The service asked to wait 5001 ms',
 			});
 		}
+	});
+});
+
+describe('a hold', () => {
+	test('shorter than a second, it ends when the service said (and its spread), not at the end of a whole slice', async () => {
+		const { gate, started } = await fullGate();
+		const next = watch(gate.take());
+		gate.done(started[0], 429, { retryAfterMs: 300 });
+		gate.done(started[1], 200);
+		await jest.advanceTimersByTimeAsync(299);
+		expect(await next()).toBe('pending');
+		// The spread after a wait the service named is at most a quarter of it.
+		await jest.advanceTimersByTimeAsync(76);
+		const { value } = (await next()) as { value: number };
+		expect(value - T).toBeGreaterThanOrEqual(300);
+		expect(value - T).toBeLessThanOrEqual(375);
+	});
+
+	test('however many answers come while it lasts, one timer waits for it', async () => {
+		const gate = new Gate({ maxWaitMs: 120_000 });
+		// 16 answers that pass take the slow start from 2 requests in flight to 4.
+		for (let i = 0; i < 16; i++) gate.done(await gate.take(), 200);
+		const started = await Promise.all([1, 2, 3, 4].map(() => gate.take()));
+		const waiting = [watch(gate.take()), watch(gate.take())];
+		gate.done(started[0], 429, { retryAfterMs: 30_000 });
+		for (const startedAt of started.slice(1)) gate.done(startedAt, 200);
+		expect(jest.getTimerCount()).toBe(1);
+		await jest.advanceTimersByTimeAsync(5000);
+		expect(jest.getTimerCount()).toBe(1);
+		for (const state of waiting) expect(await state()).toBe('pending');
 	});
 });
 
