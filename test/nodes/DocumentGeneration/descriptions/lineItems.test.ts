@@ -6,9 +6,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { useSandbox } from '../../../harness/use-sandbox';
-import { credentialsFor, resourceMapping } from '../../../harness';
 import { CONTINUE, byId, creates, invoiceCreate, run, templateId } from '../helpers';
 import type { Sandbox } from '../../../sandbox';
+import { lineFieldsOf } from '../methods/helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -132,17 +132,7 @@ describe('one document per group of items', () => {
 
 	test("the editor lists the fields of each line of the template's list, typed; another path names its lists", async () => {
 		const tpl = templateId(sb);
-		const ask = async (linesPath: string) =>
-			await resourceMapping('getTemplateLineFields', {
-				credentials: credentialsFor(sb),
-				parameters: {
-					resource: 'document',
-					operation: 'create',
-					templateId: byId(tpl),
-					grouping: 'all',
-					linesPath,
-				},
-			});
+		const ask = async (linesPath: string) => await lineFieldsOf(sb, byId(tpl), linesPath);
 		const listed = await ask('lines');
 		const types = Object.fromEntries(listed.fields.map((field) => [field.id, field.type]));
 		expect(types).toMatchObject({

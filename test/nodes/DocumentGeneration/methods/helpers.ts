@@ -42,6 +42,23 @@ export async function fieldsOf(sandbox: Sandbox, template: unknown) {
 }
 
 /**
+ * The editor's Line Fields of the Template answer for Create with this template (a resource
+ * locator) and Line Items Path, all items into one document.
+ */
+export async function lineFieldsOf(sandbox: Sandbox, template: unknown, linesPath = 'lines') {
+	return await resourceMapping('getTemplateLineFields', {
+		parameters: {
+			resource: 'document',
+			operation: 'create',
+			templateId: template as INodeParameters,
+			grouping: 'all',
+			linesPath,
+		},
+		credentials: credentialsFor(sandbox),
+	});
+}
+
+/**
  * Create in Template Fields mode with the sandbox's invoice template, not waiting for the
  * file: these mapped values over this field list (`schema`), stored as n8n stores a mapping.
  */

@@ -7,10 +7,14 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { credentialsFor, resourceMapping } from '../../../harness';
 import { useSandbox } from '../../../harness/use-sandbox';
 import { apiRequests, byId, run, sentPayloads } from '../helpers';
-import { addTemplate, fieldsOf, templateFieldsCreate } from '../methods/helpers';
+import {
+	addTemplate,
+	fieldsOf,
+	lineFieldsOf as lineFieldsOfTemplate,
+	templateFieldsCreate,
+} from '../methods/helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -56,17 +60,8 @@ describe('the fields the editor receives', () => {
 });
 
 describe("the Line Fields of a template's list", () => {
-	const lineFieldsOf = async (body: string, sampleData: IDataObject, linesPath = 'lines') =>
-		await resourceMapping('getTemplateLineFields', {
-			credentials: credentialsFor(sb),
-			parameters: {
-				resource: 'document',
-				operation: 'create',
-				templateId: byId(addTemplate(sb, 'line-fields', body, sampleData)),
-				grouping: 'all',
-				linesPath,
-			},
-		});
+	const lineFieldsOf = async (body: string, sampleData: IDataObject) =>
+		await lineFieldsOfTemplate(sb, byId(addTemplate(sb, 'line-fields', body, sampleData)));
 
 	test("what the loop reads of each line, then what only the sample's first line has; typed and exemplified from that first line", async () => {
 		const { fields } = await lineFieldsOf(
