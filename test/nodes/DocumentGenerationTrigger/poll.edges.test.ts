@@ -2,12 +2,16 @@
  * The edges of the polling trigger's n8n side (nodes/DocumentGenerationTrigger/poll.ts) that
  * "Fetch test event" shows: what a manual run with nothing matching says (every chosen event,
  * the templates, the workspace by its name or, when the names cannot be read, by its id), and
- * the file of the document it shows when Download File is on. Needs `npm run build` first.
+ * the file of the document it shows when Download File is on, and the link it hands on when
+ * the first one expired on its way. Needs `npm run build` first.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { linkExpiry } from '../../../nodes/shared/helpers/linkExpiry';
 import { createPoller, credentialsFor, describeError, getBinaryBuffer } from '../../harness';
+import { withFirstLinkExpired } from '../../harness/fixtures';
 import type { Sandbox } from '../../sandbox';
+import { fileRequests } from '../DocumentGeneration/helpers';
 import { finishMany, itemsOf, rig, type Rig } from './helpers';
 
 let current: Rig | undefined;
@@ -91,4 +95,20 @@ test('a manual run with Download File on shows the newest success with its file'
 	const file = item.binary?.pdf;
 	expect(file?.fileName).toBe('shown.pdf');
 	expect((await getBinaryBuffer(file!)).subarray(0, 5).toString()).toBe('%PDF-');
+});
+
+test('a file whose link expired on its way: the item hands on the renewed link and its end, not the expired ones', async () => {
+	const sb = await sandbox();
+	finishMany(sb, 1);
+	const poller = await createPoller({
+		parameters: { events: ['success'], download: true },
+		credentials: credentialsFor(sb),
+	});
+	const [item] = itemsOf(await withFirstLinkExpired(sb, () => poller.poll('manual')));
+	expect(fileRequests(sb).map((r) => r.status)).toEqual([403, 200]);
+	const [expired, renewed] = fileRequests(sb).map((r) => `${sb.url}${r.path}?${r.rawQuery}`);
+	expect(item.json.download_url).toBe(renewed);
+	expect(item.json.download_url_expires_at).toBe(linkExpiry(renewed, 0));
+	expect(item.json.download_url_expires_at).not.toBe(linkExpiry(expired, 0));
+	expect((await getBinaryBuffer(item.binary!.data)).subarray(0, 5).toString()).toBe('%PDF-');
 });
