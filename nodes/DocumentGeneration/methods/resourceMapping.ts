@@ -41,7 +41,7 @@ async function loadTemplateFields(
 	orJson: string,
 ): Promise<TemplateField[] | ResourceMapperFields> {
 	const picked = pickedTemplate(ctx);
-	if (typeof picked === 'string' && picked.trim().startsWith('='))
+	if (typeof picked === 'string' && picked.startsWith('='))
 		return notice(
 			`The template is given by an expression, so its fields cannot be listed here: pick it From List or By ID to see them, ${orJson}`,
 		);

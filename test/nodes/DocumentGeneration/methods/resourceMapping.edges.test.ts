@@ -30,57 +30,6 @@ function templateRecord(box: Sandbox, id: string): Record<string, unknown> {
 const labels = (answer: { fields: Array<{ id: string; displayName: string }> }) =>
 	answer.fields.map((field) => [field.id, field.displayName]);
 
-describe('the picked template, as the editor sends it', () => {
-	test('a plain ID (a workflow written by hand, not a resource locator) lists the same fields', async () => {
-		const id = templateId(sb);
-		const plain = await fieldsOf(sb, id);
-		expect(plain.fields.length).toBeGreaterThan(0);
-		expect(plain).toEqual(await fieldsOf(sb, byId(id)));
-	});
-
-	test('a locator whose value is null (as a workflow written by hand may hold) asks for a template', async () => {
-		expect(await fieldsOf(sb, { __rl: true, mode: 'list', value: null })).toEqual(
-			notice(`Pick a template above to list its fields, ${OR_JSON}`),
-		);
-	});
-
-	test('By ID left as spaces asks for a template; text that is no ID says so; each says how to go on', async () => {
-		expect(await fieldsOf(sb, byId('   '))).toEqual(
-			notice(`Pick a template above to list its fields, ${OR_JSON}`),
-		);
-		expect(await fieldsOf(sb, byId('invoice-2024'))).toEqual(
-			notice(`"invoice-2024" is not a template ID: pick the template From List, ${OR_JSON}`),
-		);
-	});
-});
-
-describe("a template's published version and its draft", () => {
-	test('a draft not yet published: the fields of the published body and sample data', async () => {
-		const id = addTemplate(sb, 'edited', '<p>{{ customer }}</p>', { customer: 'Ada' });
-		Object.assign(templateRecord(sb, id), {
-			body_draft: '<p>{{ client }} {{ total }}</p>',
-			sample_data_draft: JSON.stringify({ client: 'Grace', total: 3 }),
-		});
-		expect(labels(await fieldsOf(sb, byId(id)))).toEqual([['customer', 'customer (e.g. Ada)']]);
-	});
-
-	test('never published (no body, no sample data): the fields of its draft, typed from its sample data', async () => {
-		const id = addTemplate(sb, 'unpublished', '');
-		Object.assign(templateRecord(sb, id), {
-			body: null,
-			sample_data: null,
-			body_draft: '<p>{{ client }} {{ total }}</p>',
-			sample_data_draft: JSON.stringify({ client: 'Grace', total: 3 }),
-		});
-		const answer = await fieldsOf(sb, byId(id));
-		expect(labels(answer)).toEqual([
-			['client', 'client (e.g. Grace)'],
-			['total', 'total (e.g. 3)'],
-		]);
-		expect(answer.fields[1].type).toBe('number');
-	});
-});
-
 describe('Line Fields of the Template: what the mapper says when it lists nothing', () => {
 	test('no template picked: how to go on in Line Mode', async () => {
 		expect(await lineFieldsOf(sb, { __rl: true, mode: 'list', value: '' })).toEqual(
@@ -125,5 +74,68 @@ describe('Line Fields of the Template: what the mapper says when it lists nothin
 		expect(await lineFieldsOf(sb, byId(id))).toEqual(
 			notice(`The template's list "lines" shows no field of its lines: set Line Mode to JSON.`),
 		);
+	});
+});
+
+describe('the picked template, as the editor sends it', () => {
+	test('a plain ID (a workflow written by hand, not a resource locator) lists the same fields', async () => {
+		const id = templateId(sb);
+		const plain = await fieldsOf(sb, id);
+		expect(plain.fields.length).toBeGreaterThan(0);
+		expect(plain).toEqual(await fieldsOf(sb, byId(id)));
+	});
+
+	test('a locator whose value is null (as a workflow written by hand may hold) asks for a template', async () => {
+		expect(await fieldsOf(sb, { __rl: true, mode: 'list', value: null })).toEqual(
+			notice(`Pick a template above to list its fields, ${OR_JSON}`),
+		);
+	});
+
+	test('By ID left as spaces asks for a template; text that is no ID says so; each says how to go on', async () => {
+		expect(await fieldsOf(sb, byId('   '))).toEqual(
+			notice(`Pick a template above to list its fields, ${OR_JSON}`),
+		);
+		expect(await fieldsOf(sb, byId('invoice-2024'))).toEqual(
+			notice(`"invoice-2024" is not a template ID: pick the template From List, ${OR_JSON}`),
+		);
+	});
+
+	test('text with a space before its "=" is fixed text, not an expression: said not to be an ID, as a run says', async () => {
+		const text = ' ={{ $json.templateId }}';
+		expect(await fieldsOf(sb, byId(text))).toEqual(
+			notice(`"${text}" is not a template ID: pick the template From List, ${OR_JSON}`),
+		);
+		expect(await fieldsOf(sb, byId(text.trim()))).toEqual(
+			notice(
+				`The template is given by an expression, so its fields cannot be listed here: pick it From List or By ID to see them, ${OR_JSON}`,
+			),
+		);
+	});
+});
+
+describe("a template's published version and its draft", () => {
+	test('a draft not yet published: the fields of the published body and sample data', async () => {
+		const id = addTemplate(sb, 'edited', '<p>{{ customer }}</p>', { customer: 'Ada' });
+		Object.assign(templateRecord(sb, id), {
+			body_draft: '<p>{{ client }} {{ total }}</p>',
+			sample_data_draft: JSON.stringify({ client: 'Grace', total: 3 }),
+		});
+		expect(labels(await fieldsOf(sb, byId(id)))).toEqual([['customer', 'customer (e.g. Ada)']]);
+	});
+
+	test('never published (no body, no sample data): the fields of its draft, typed from its sample data', async () => {
+		const id = addTemplate(sb, 'unpublished', '');
+		Object.assign(templateRecord(sb, id), {
+			body: null,
+			sample_data: null,
+			body_draft: '<p>{{ client }} {{ total }}</p>',
+			sample_data_draft: JSON.stringify({ client: 'Grace', total: 3 }),
+		});
+		const answer = await fieldsOf(sb, byId(id));
+		expect(labels(answer)).toEqual([
+			['client', 'client (e.g. Grace)'],
+			['total', 'total (e.g. 3)'],
+		]);
+		expect(answer.fields[1].type).toBe('number');
 	});
 });
