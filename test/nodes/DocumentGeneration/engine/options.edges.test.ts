@@ -1,0 +1,72 @@
+/**
+ * The options of a write (nodes/DocumentGeneration/engine/options.ts) at their edges, on the
+ * real n8n engine against the sandbox: a draft reads Max Wait for Rate Limit only (nothing it
+ * would wait for or download is read or checked), a write that does not wait reads no Wait
+ * Timeout, and each refused option says how to set it.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { useSandbox } from '../../../harness/use-sandbox';
+import { apiRequests, fileRequests, invoiceCreate, run } from '../helpers';
+
+const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
+
+const create = (extra: INodeParameters) => invoiceCreate(sb, '{"a": 1}', extra);
+
+test('a draft reads only Max Wait for Rate Limit: a Wait Timeout of 0 and a blank binary field are not checked, nothing is waited for', async () => {
+	const result = await run(
+		sb,
+		create({
+			status: 'draft',
+			waitForCompletion: true,
+			download: true,
+			binaryPropertyName: ' ',
+			maxFileSize: -1,
+			options: { waitTimeout: '={{ 0 }}', maxRateLimitWait: 30 },
+		}),
+	);
+	expect(result.error).toBeUndefined();
+	expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/documents']);
+	expect(result.items[0].json.status).toBe('draft');
+	expect(result.items[0].binary).toBeUndefined();
+});
+
+test('a draft with Max Wait for Rate Limit below 1 is refused, saying how to set it; nothing is sent', async () => {
+	const result = await run(sb, create({ status: 'draft', options: { maxRateLimitWait: 0 } }));
+	expect(result.error?.message).toMatch(
+		/^The max wait for rate limit must be a whole number of at least 1, but it is 0/,
+	);
+	expect(result.error?.description).toBe(
+		'Set Options → Max Wait for Rate Limit to a number of seconds, e.g. 120',
+	);
+	expect(apiRequests(sb)).toEqual([]);
+});
+
+test('a write that does not wait reads no Wait Timeout; one that waits refuses 0, saying how to set it', async () => {
+	const unread = await run(
+		sb,
+		create({ waitForCompletion: false, options: { waitTimeout: '={{ 0 }}' } }),
+	);
+	expect(unread.error).toBeUndefined();
+	expect(unread.items[0].json.status).toBe('pending');
+	sb.resetRequests();
+	const refused = await run(sb, create({ options: { waitTimeout: 0 } }));
+	expect(refused.error?.message).toMatch(
+		/^The wait timeout must be a whole number of at least 1, but it is 0/,
+	);
+	expect(refused.error?.description).toBe(
+		'Set Options → Wait Timeout to a number of seconds, e.g. 300',
+	);
+	expect(apiRequests(sb)).toEqual([]);
+});
+
+test('waiting without Download File reads no binary field and no Max File Size', async () => {
+	const result = await run(
+		sb,
+		create({ download: false, binaryPropertyName: ' ', maxFileSize: -1 }),
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json.status).toBe('success');
+	expect(result.items[0].binary).toBeUndefined();
+	expect(fileRequests(sb)).toEqual([]);
+});
