@@ -34,7 +34,8 @@ function describe(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';
 	if (typeof value === 'string') return value.trim() === '' ? 'an empty text' : 'a text';
-	return `a ${typeof value}`;
+	const kind = typeof value;
+	return 'aeiou'.includes(kind[0]) ? `an ${kind}` : `a ${kind}`;
 }
 
 /** Short, safe preview of a user value for error messages. */

@@ -48,7 +48,7 @@ describe('parseId', () => {
 			'The template must be text, but it is an array',
 		);
 		expect(refusal(() => parseId({ value: {} }, 'template')).message).toBe(
-			'The template must be text, but it is a object',
+			'The template must be text, but it is an object',
 		);
 		expect(refusal(() => parseId(undefined, 'template')).hint).toBe(
 			'Enter the template (a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d), or pick one from the list',
