@@ -44,6 +44,23 @@ const PDF = '%PDF-';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
 describe('download operation', () => {
+	test('Max File Size bounds the file: 3 MB refused at 1 MB, naming the document; taken at 5 MB', async () => {
+		const doc = sb.createDocument({ status: 'success' });
+		sb.setOptions({ fileSizeBytes: 3 * 1024 * 1024 });
+		try {
+			const refused = await run(sb, download({ maxFileSize: 1 }), [{ id: doc.id }]);
+			expect(refused.error?.message).toMatch(
+				new RegExp(`^The file of document ${doc.id} is larger than the Max File Size \\(1 MB\\)`),
+			);
+			const taken = await run(sb, download({ maxFileSize: 5 }), [{ id: doc.id }]);
+			expect(taken.error).toBeUndefined();
+			expect(taken.items[0].binary?.data).toBeDefined();
+		} finally {
+			// The sandbox serves every test of this file: its files go back to their own size.
+			sb.setOptions({ fileSizeBytes: 0 });
+		}
+	});
+
 	test('a fresh card, then the file without Authorization; named and typed after the document', async () => {
 		const doc = sb.createDocument({
 			status: 'success',
