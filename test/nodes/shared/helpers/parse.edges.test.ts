@@ -17,20 +17,9 @@ import {
 	parseWriteStatus,
 	preview,
 } from '../../../../nodes/shared/helpers/parse';
+import { ID, refusal } from './refusal';
 
-const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 const MB = 1024 * 1024;
-
-/** The thrown InputError (fails the test when nothing or something else is thrown). */
-function refusal(fn: () => unknown): InputError {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InputError);
-		return error as InputError;
-	}
-	throw new Error('expected an InputError');
-}
 
 /** `{ next: { next: … } }`, `levels` objects deep. */
 function nested(levels: number): object {

@@ -14,6 +14,7 @@ import {
 	parseWriteStatus,
 	preview,
 } from '../../../../nodes/shared/helpers/parse';
+import { ID, refusal } from './refusal';
 import { parseListFilters, toUnixSeconds } from '../../../../nodes/shared/helpers/filters';
 import {
 	parseFileOption,
@@ -25,19 +26,7 @@ import {
 	requirePayload,
 } from '../../../../nodes/DocumentGeneration/templateFields/payload';
 
-const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
 const ID2 = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
-
-/** The thrown InputError (fails the test when nothing or something else is thrown). */
-function refusal(fn: () => unknown): InputError {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(InputError);
-		return error as InputError;
-	}
-	throw new Error('expected an InputError');
-}
 
 const JS_ERROR_TEXT =
 	/TypeError|Cannot read properties|undefined is not|is not a function|\[object Object\]|Unexpected token/;
