@@ -13,12 +13,17 @@ export interface Rig {
 	poller: Poller;
 }
 
+/** The sandbox of a rig alone: its clock set by hand from T0, its ids seeded. */
+export async function rigSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	return startSandbox({ clock: 'manual', startTime: T0, seed: 7, ...options });
+}
+
 export async function rig(
 	parameters: INodeParameters = { events: ['success'] },
 	options: SandboxOptions = {},
 	staticData?: Record<string, unknown>,
 ): Promise<Rig> {
-	const sb = await startSandbox({ clock: 'manual', startTime: T0, seed: 7, ...options });
+	const sb = await rigSandbox(options);
 	const poller = await createPoller({
 		parameters,
 		credentials: credentialsFor(sb),

@@ -12,17 +12,17 @@ import { createPoller, credentialsFor, describeError, getBinaryBuffer } from '..
 import { withFirstLinkExpired } from '../../harness/fixtures';
 import type { Sandbox } from '../../sandbox';
 import { fileRequests } from '../DocumentGeneration/helpers';
-import { finishMany, itemsOf, rig, type Rig } from './helpers';
+import { finishMany, itemsOf, rigSandbox } from './helpers';
 
-let current: Rig | undefined;
+let current: Sandbox | undefined;
 afterEach(async () => {
-	await current?.sb.close();
+	await current?.close();
 	current = undefined;
 });
 
 async function sandbox(): Promise<Sandbox> {
-	current = await rig();
-	return current.sb;
+	current = await rigSandbox();
+	return current;
 }
 
 /** The description of the error a manual run of a trigger with these parameters fails with. */
