@@ -1,8 +1,9 @@
 /**
  * The options of a write (nodes/DocumentGeneration/engine/options.ts) at their edges, on the
- * real n8n engine against the sandbox: a draft reads Max Wait for Rate Limit only (nothing it
- * would wait for or download is read or checked), a write that does not wait reads no Wait
- * Timeout, and each refused option says how to set it.
+ * real n8n engine against the sandbox: a draft reads Max Wait for Rate Limit only (its Wait
+ * Timeout is neither read nor checked, nothing is waited for), a write that does not wait
+ * reads no Wait Timeout, one that waits without Download File gets no file, and each refused
+ * option says how to set it.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -13,15 +14,13 @@ const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
 
 const create = (extra: INodeParameters) => invoiceCreate(sb, '{"a": 1}', extra);
 
-test('a draft reads only Max Wait for Rate Limit: a Wait Timeout of 0 and a blank binary field are not checked, nothing is waited for', async () => {
+// The wait and file fields are hidden for a draft, and for a write that does not download:
+// n8n hands the node their defaults whatever was saved, so only Options can show what is read.
+test('a draft reads only Max Wait for Rate Limit: a Wait Timeout of 0 is not checked, nothing is waited for', async () => {
 	const result = await run(
 		sb,
 		create({
 			status: 'draft',
-			waitForCompletion: true,
-			download: true,
-			binaryPropertyName: ' ',
-			maxFileSize: -1,
 			options: { waitTimeout: '={{ 0 }}', maxRateLimitWait: 30 },
 		}),
 	);
@@ -60,11 +59,8 @@ test('a write that does not wait reads no Wait Timeout; one that waits refuses 0
 	expect(apiRequests(sb)).toEqual([]);
 });
 
-test('waiting without Download File reads no binary field and no Max File Size', async () => {
-	const result = await run(
-		sb,
-		create({ download: false, binaryPropertyName: ' ', maxFileSize: -1 }),
-	);
+test('waiting without Download File gets no file', async () => {
+	const result = await run(sb, create({ download: false }));
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json.status).toBe('success');
 	expect(result.items[0].binary).toBeUndefined();
