@@ -1,0 +1,346 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The edges of a download (nodes/shared/download.ts) that mutation testing found unpinned.
+ * Unit tests call `downloadToBinary` with a stand-in for n8n's request helpers (the service's
+ * card reads and the file host's answers, each recorded) and n8n's own binary store, on a
+ * simulated clock: a file counted as it arrives when its size is not announced, the Max File
+ * Size exactly, a link renewed when it is a minute old or missing, a renewed card without a
+ * file or a link, a card read that fails naming the item, a file host's 300 or 404 or type,
+ * n8n's store failing; and `withLinkOf`, the link an item hands on.
+ */
+import { Readable } from 'stream';
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
+import { prepareBinaryData } from 'n8n-core';
+
+import { FRESH_LINK_MS, downloadToBinary, withLinkOf } from '../../../nodes/shared/download';
+import { LINK_EXPIRY_FIELD } from '../../../nodes/shared/helpers/linkExpiry';
+import { ensureBinaryData, getBinaryBuffer } from '../../harness';
+import { useFakeClock } from '../../harness/clock';
+import { nodeFixture } from '../../harness/fixtures';
+
+const MB = 1024 * 1024;
+const ID = '11111111-1111-4111-8111-111111111111';
+const FIRST_LINK = 'https://files.example.test/first/invoice.pdf';
+const RENEWED_LINK = 'https://files.example.test/renewed/invoice.pdf';
+
+/** A card of the document as the service gives it. */
+const card = (extra: IDataObject = {}): IDataObject => ({
+	id: ID,
+	status: 'success',
+	filename: 'invoice.pdf',
+	output_type: 'pdf',
+	download_url: FIRST_LINK,
+	...extra,
+});
+
+interface FileHostAnswer {
+	statusCode: number;
+	headers?: IDataObject;
+	body?: Readable | Buffer;
+}
+
+type Store = (body: unknown, fileName?: string, mimeType?: string) => Promise<IBinaryData>;
+
+/** n8n's own binary store (filesystem mode, as the engine tests run it). */
+const n8nStore: Store = async (body, fileName, mimeType) =>
+	await prepareBinaryData(body as Readable, 'download-edges', 'download-edges', fileName, mimeType);
+
+/** The service's answer to a card read of a document deleted meanwhile. */
+const GONE = {
+	statusCode: 404,
+	headers: {},
+	body: { errors: [{ status: '404', title: 'Not Found', detail: 'Document not found' }] },
+};
+
+interface StandIn {
+	ctx: IExecuteFunctions;
+	/** What was asked, in order: `card` for a read of the document's card, a file's link. */
+	asked: string[];
+}
+
+/**
+ * A context whose service answers the card reads with `cards` and whose file host answers the
+ * file requests with `files`, in order; the binary store is n8n's unless `store` is given.
+ */
+function standIn(service: {
+	cards?: Array<IDataObject | typeof GONE>;
+	files?: FileHostAnswer[];
+	store?: Store;
+}) {
+	const cards = [...(service.cards ?? [])];
+	const files = [...(service.files ?? [])];
+	const asked: string[] = [];
+	const ctx = {
+		getNode: () => nodeFixture(),
+		getCredentials: async () => ({ apiKey: 'sk_test_edges', baseUrl: 'https://api.example.test' }),
+		helpers: {
+			httpRequestWithAuthentication: async () => {
+				asked.push('card');
+				const next = cards.shift();
+				if (!next) throw new Error('The stand-in service has no more cards to give');
+				return next === GONE
+					? GONE
+					: { statusCode: 200, headers: {}, body: { document_card: next } };
+			},
+			httpRequest: async (options: IHttpRequestOptions) => {
+				asked.push(String(options.url));
+				const next = files.shift();
+				if (!next) throw new Error('The stand-in file host has no more answers');
+				return { headers: {}, ...next };
+			},
+			prepareBinaryData: service.store ?? n8nStore,
+		},
+	} as unknown as IExecuteFunctions;
+	return { ctx, asked } satisfies StandIn;
+}
+
+const CHUNK = 64 * 1024;
+
+/** A file of `size` bytes arriving in chunks of 64 KB, and how many of its bytes were sent. */
+function arriving(size: number): { body: Readable; sent: () => number } {
+	let sent = 0;
+	function* chunks() {
+		for (let at = 0; at < size; at += CHUNK) {
+			const part = Buffer.alloc(Math.min(CHUNK, size - at), 0x20);
+			sent += part.length;
+			yield part;
+		}
+	}
+	return { body: Readable.from(chunks(), { objectMode: false }), sent: () => sent };
+}
+
+/** A PDF answer of the file host: `size` bytes, announced (Content-Length) or not. */
+function pdf(size: number, announced: boolean) {
+	const file = arriving(size);
+	const headers: IDataObject = { 'content-type': 'application/pdf' };
+	if (announced) headers['content-length'] = String(size);
+	return { answer: { statusCode: 200, headers, body: file.body }, sent: file.sent };
+}
+
+const NOW = Date.UTC(2030, 0, 1);
+/** Options of a download whose card was just read. */
+const fresh = (maxFileBytes?: number) => ({ fetchedAt: NOW, maxFileBytes });
+
+beforeAll(async () => {
+	await ensureBinaryData();
+});
+
+describe('a file whose size is not announced is counted as it arrives', () => {
+	useFakeClock(NOW);
+
+	test('3 MB at a Max File Size of 1 MB: refused naming the document, stopped before its end', async () => {
+		const file = pdf(3 * MB, false);
+		const { ctx } = standIn({ files: [file.answer] });
+		await expect(downloadToBinary(ctx, card(), 2, fresh(MB))).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: `The file of document ${ID} is larger than the Max File Size (1 MB)`,
+			description: expect.stringMatching(
+				/^It was stopped as soon as it passed the limit, and what arrived was dropped\. If files this large are expected, raise Max File Size/,
+			),
+			context: { itemIndex: 2 },
+		});
+		expect(file.sent()).toBeLessThan(2 * MB);
+	});
+
+	test('exactly the Max File Size is kept whole; one byte more is refused', async () => {
+		const exact = pdf(MB, false);
+		const kept = await downloadToBinary(
+			standIn({ files: [exact.answer] }).ctx,
+			card(),
+			0,
+			fresh(MB),
+		);
+		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+		const over = pdf(MB + 1, false);
+		await expect(
+			downloadToBinary(standIn({ files: [over.answer] }).ctx, card(), 0, fresh(MB)),
+		).rejects.toThrow(`The file of document ${ID} is larger than the Max File Size (1 MB)`);
+	});
+});
+
+describe('a file whose size is announced (Content-Length)', () => {
+	useFakeClock(NOW);
+
+	test('exactly the Max File Size is kept; one byte more is refused from the announcement, nothing read', async () => {
+		const exact = pdf(MB, true);
+		const kept = await downloadToBinary(
+			standIn({ files: [exact.answer] }).ctx,
+			card(),
+			0,
+			fresh(MB),
+		);
+		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+		const over = pdf(MB + 1, true);
+		await expect(
+			downloadToBinary(standIn({ files: [over.answer] }).ctx, card(), 0, fresh(MB)),
+		).rejects.toMatchObject({
+			message: `The file of document ${ID} is larger than the Max File Size (1 MB)`,
+			description: expect.stringMatching(
+				/^The file host announced 1 MB, so nothing of it was stored\./,
+			),
+		});
+		expect(over.sent()).toBe(0);
+	});
+});
+
+describe('the link the file is fetched with', () => {
+	useFakeClock(NOW);
+
+	test('a link read more than a minute ago is renewed first; one read a minute ago is used', async () => {
+		const stale = standIn({
+			cards: [card({ download_url: RENEWED_LINK })],
+			files: [pdf(100, true).answer],
+		});
+		const renewed = await downloadToBinary(stale.ctx, card(), 0, {
+			fetchedAt: NOW - FRESH_LINK_MS - 1,
+		});
+		expect(stale.asked).toEqual(['card', RENEWED_LINK]);
+		expect(renewed.card.download_url).toBe(RENEWED_LINK);
+
+		const minute = standIn({ files: [pdf(100, true).answer] });
+		await downloadToBinary(minute.ctx, card(), 0, { fetchedAt: NOW - FRESH_LINK_MS });
+		expect(minute.asked).toEqual([FIRST_LINK]);
+	});
+
+	test.each([
+		['null', { download_url: null }],
+		['missing', { download_url: undefined }],
+		['empty', { download_url: '' }],
+	])('a card whose link is %s is read again for one', async (_, link) => {
+		const { ctx, asked } = standIn({
+			cards: [card({ download_url: RENEWED_LINK })],
+			files: [pdf(100, true).answer],
+		});
+		const file = await downloadToBinary(ctx, card(link), 0, fresh());
+		expect(asked).toEqual(['card', RENEWED_LINK]);
+		expect(file.card.download_url).toBe(RENEWED_LINK);
+	});
+
+	test('a card read again that has no file any more: refused with its status, nothing fetched', async () => {
+		const { ctx, asked } = standIn({ cards: [card({ status: 'pending', download_url: null })] });
+		await expect(
+			downloadToBinary(ctx, card({ download_url: null }), 1, fresh()),
+		).rejects.toMatchObject({
+			message: `Document ${ID} has no file to download: its status is "pending"`,
+			context: { itemIndex: 1 },
+		});
+		expect(asked).toEqual(['card']);
+	});
+
+	test('a card read again still without a link: said so, nothing fetched', async () => {
+		const { ctx, asked } = standIn({ cards: [card({ download_url: null })] });
+		await expect(
+			downloadToBinary(ctx, card({ download_url: null }), 3, fresh()),
+		).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: `Document ${ID} has no download link`,
+			description:
+				'The service answered without a download_url for a successful document; run again later.',
+			context: { itemIndex: 3 },
+		});
+		expect(asked).toEqual(['card']);
+	});
+
+	test('a card without a file is refused as it is, not read again; a failure without a cause says so', async () => {
+		const { ctx, asked } = standIn({});
+		await expect(
+			downloadToBinary(
+				ctx,
+				card({ status: 'failure', download_url: null, failure_cause: null }),
+				0,
+				fresh(),
+			),
+		).rejects.toMatchObject({
+			message: `Document ${ID} has no file to download: its status is "failure"`,
+			description: 'Generation failed. Fix it and generate again with Update and status "Pending".',
+		});
+		expect(asked).toEqual([]);
+	});
+	test.each([
+		['a stale link', [], { fetchedAt: NOW - FRESH_LINK_MS - 1 }],
+		['an expired link (403)', [{ statusCode: 403, body: Buffer.from('<Error/>') }], fresh()],
+	])('%s renewed: a card read that fails names the item', async (_, files, options) => {
+		const { ctx, asked } = standIn({ cards: [GONE], files });
+		await expect(downloadToBinary(ctx, card(), 2, options)).rejects.toMatchObject({
+			name: 'NodeApiError',
+			httpCode: '404',
+			context: { itemIndex: 2 },
+		});
+		expect(asked.at(-1)).toBe('card');
+	});
+});
+
+describe("the file host's answers", () => {
+	useFakeClock(NOW);
+
+	test("a file name without an extension takes the file host's type: an image template's JPEG", async () => {
+		const jpeg = {
+			statusCode: 200,
+			headers: { 'content-type': 'image/jpeg' },
+			body: arriving(100).body,
+		};
+		const { ctx } = standIn({ files: [jpeg] });
+		const file = await downloadToBinary(
+			ctx,
+			card({ filename: 'badge', output_type: 'image' }),
+			0,
+			fresh(),
+		);
+		expect(file.binary).toMatchObject({ fileName: 'badge.jpg', mimeType: 'image/jpeg' });
+	});
+
+	test.each([300, 404])('%i: no file, the error at once, no link renewed', async (status) => {
+		const { ctx, asked } = standIn({
+			files: [{ statusCode: status, body: Buffer.from('<Error/>') }],
+		});
+		await expect(downloadToBinary(ctx, card(), 0, fresh())).rejects.toMatchObject({
+			name: 'NodeApiError',
+			message: `The file could not be downloaded (${status}) while trying to download the file of document ${ID}`,
+			httpCode: String(status),
+		});
+		expect(asked).toEqual([FIRST_LINK]);
+	});
+
+	test("n8n's binary store failing is said as it is, the file not fetched again", async () => {
+		const { ctx, asked } = standIn({
+			files: [pdf(100, true).answer, pdf(100, true).answer],
+			cards: [card({ download_url: RENEWED_LINK })],
+			store: async () => {
+				throw new Error('The binary data storage refused the file');
+			},
+		});
+		await expect(downloadToBinary(ctx, card(), 0, fresh())).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: 'The binary data storage refused the file',
+		});
+		expect(asked).toEqual([FIRST_LINK]);
+	});
+});
+
+describe('withLinkOf: the item hands on the link its file came through', () => {
+	const item = {
+		id: ID,
+		download_url: FIRST_LINK,
+		[LINK_EXPIRY_FIELD]: '2030-01-01T00:15:00.000Z',
+	};
+	const binary = { data: '', mimeType: 'application/pdf' };
+
+	test("a renewed link and its end replace the item's", () => {
+		const renewed = {
+			...item,
+			download_url: RENEWED_LINK,
+			[LINK_EXPIRY_FIELD]: '2030-01-01T01:00:00.000Z',
+		};
+		expect(withLinkOf(item, { binary, card: renewed })).toEqual(renewed);
+	});
+
+	test("a card without the link's end (a webhook delivery's document) leaves the item's end", () => {
+		const delivered = { id: ID, status: 'success', download_url: FIRST_LINK };
+		expect(withLinkOf(item, { binary, card: delivered })).toStrictEqual(item);
+	});
+});
