@@ -6,7 +6,8 @@
  * simulated clock: a file counted as it arrives when its size is not announced, the Max File
  * Size exactly, a link renewed when it is a minute old or missing, a renewed card without a
  * file or a link, a card read that fails naming the item, a file host's 300 or 404 or type,
- * n8n's store failing; and `withLinkOf`, the link an item hands on.
+ * n8n's store failing; and `withLinkOf`, the link an item hands on. The engine tests show
+ * the bounds and refusals a user meets through the Download operation against the sandbox.
  */
 import { Readable } from 'stream';
 import type {
@@ -21,7 +22,9 @@ import { FRESH_LINK_MS, downloadToBinary, withLinkOf } from '../../../nodes/shar
 import { LINK_EXPIRY_FIELD } from '../../../nodes/shared/helpers/linkExpiry';
 import { ensureBinaryData, getBinaryBuffer } from '../../harness';
 import { useFakeClock } from '../../harness/clock';
-import { nodeFixture } from '../../harness/fixtures';
+import { nodeFixture, statusFault } from '../../harness/fixtures';
+import { useSandbox } from '../../harness/use-sandbox';
+import { byId, cardRequests, fileRequests, run } from '../DocumentGeneration/helpers';
 
 const MB = 1024 * 1024;
 const ID = '11111111-1111-4111-8111-111111111111';
@@ -343,4 +346,59 @@ describe('withLinkOf: the item hands on the link its file came through', () => {
 		const delivered = { id: ID, status: 'success', download_url: FIRST_LINK };
 		expect(withLinkOf(item, { binary, card: delivered })).toStrictEqual(item);
 	});
+});
+
+describe('through the Download operation, against the sandbox', () => {
+	const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
+	const download = (id: string, extra: IDataObject = {}) => ({
+		resource: 'document',
+		operation: 'download',
+		documentId: byId(id),
+		...extra,
+	});
+
+	test('a file of exactly the Max File Size is kept; one byte more is refused from its announced size', async () => {
+		const doc = sb.createDocument({ status: 'success' });
+		try {
+			sb.setOptions({ fileSizeBytes: MB });
+			const kept = await run(sb, download(doc.id, { maxFileSize: 1 }));
+			expect(kept.error).toBeUndefined();
+			expect(kept.items[0].binary?.data).toBeDefined();
+			sb.setOptions({ fileSizeBytes: MB + 1 });
+			const refused = await run(sb, download(doc.id, { maxFileSize: 1 }));
+			expect(refused.error).toMatchObject({
+				message: `The file of document ${doc.id} is larger than the Max File Size (1 MB)`,
+				description: expect.stringMatching(/^The file host announced 1 MB/),
+			});
+		} finally {
+			sb.setOptions({ fileSizeBytes: 0 });
+		}
+	});
+
+	test('a failed document without a cause: refused from the card read, which is not read again', async () => {
+		const doc = sb.createDocument({ status: 'failure' });
+		sb.documents.get(doc.id)!.failure_cause = null;
+		const result = await run(sb, download(doc.id));
+		expect(result.error).toMatchObject({
+			message: `Document ${doc.id} has no file to download: its status is "failure"`,
+			description: 'Generation failed. Fix it and generate again with Update and status "Pending".',
+		});
+		expect(cardRequests(sb)).toHaveLength(1);
+		expect(fileRequests(sb)).toHaveLength(0);
+	});
+
+	test.each([300, 404])(
+		'a file host answering %i: the error at once, no new link',
+		async (status) => {
+			const doc = sb.createDocument({ status: 'success' });
+			sb.faults.add(statusFault(status, 'GET', '/files/', { body: '<Error/>' }));
+			const result = await run(sb, download(doc.id));
+			expect(result.error).toMatchObject({
+				message: `The file could not be downloaded (${status}) while trying to download the file of document ${doc.id}`,
+				httpCode: String(status),
+			});
+			expect(cardRequests(sb)).toHaveLength(1);
+			expect(fileRequests(sb)).toHaveLength(1);
+		},
+	);
 });
