@@ -19,6 +19,7 @@ import { getDocumentCard } from './transport';
 import type { RawResponse } from './transport/calls';
 import { brokenDownload, downloadError, fetchFile } from './transport/files';
 import { networkFailure } from './transport/network';
+import { networkKind } from './transport/retry';
 import { discardBody, headerValue } from './transport/wire';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
@@ -160,6 +161,15 @@ async function storeWithinLimit(
 }
 
 /**
+ * Whether a failure while storing is the file breaking off on its way (its connection broke or
+ * stopped), not n8n's store failing (ENOSPC, EACCES, EROFS and any other code are the store's).
+ */
+function brokeOff(failure: unknown): boolean {
+	const kind = networkKind(networkFailure(failure).code);
+	return kind === 'broken' || kind === 'timeout';
+}
+
+/**
  * The file of a finished document as n8n binary data, named after the document's file name
  * with the MIME type of its extension, and the card it came through. Uses the card's
  * `download_url` when it is fresh, otherwise fetches the card again first; on 403 (expired
@@ -202,9 +212,10 @@ export async function downloadToBinary(
 			});
 			if ('binary' in stored) return { binary: stored.binary, card: current };
 			discardBody(response.body);
-			// n8n's own binary store failing is not the file host's doing: said as it is.
+			// n8n's own binary store failing (a full disk, a folder it may not write) is not the
+			// file host's doing: said as it is.
 			const { failure } = stored;
-			if (networkFailure(failure).code === 'EUNKNOWN') throw asNodeError(ctx, failure, itemIndex);
+			if (!brokeOff(failure)) throw asNodeError(ctx, failure, itemIndex);
 			// The file broke off on its way: once more, with a fresh link.
 			if (attempt >= 1) throw brokenDownload(ctx, failure, what, itemIndex);
 		} else if (response.statusCode !== 403 || attempt >= 1) {

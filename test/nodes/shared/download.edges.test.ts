@@ -325,6 +325,59 @@ describe("the file host's answers", () => {
 	});
 });
 
+describe("a failure of n8n's store that carries a code", () => {
+	test.each([
+		['ENOSPC', 'no space left on device'],
+		['EACCES', 'permission denied'],
+		['EROFS', 'read-only file system'],
+	])("%s is the store's, not the file host's: the file not fetched again", async (code, words) => {
+		const { ctx, asked } = standIn({
+			files: [pdf(100, true).answer, pdf(100, true).answer],
+			cards: [card({ download_url: RENEWED_LINK })],
+			store: async () => {
+				throw Object.assign(new Error(`${code}: ${words}, write`), { code });
+			},
+		});
+		const error = await downloadToBinary(ctx, card(), 0, fresh()).catch((e: Error) => e);
+		expect(error).toMatchObject({ name: 'NodeOperationError' });
+		expect((error as Error).message).not.toMatch(/broke off/);
+		expect(asked).toEqual([FIRST_LINK]);
+	});
+
+	test('a full disk is said in its own words', async () => {
+		const { ctx } = standIn({
+			files: [pdf(100, true).answer],
+			store: async () => {
+				throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+					code: 'ENOSPC',
+				});
+			},
+		});
+		await expect(downloadToBinary(ctx, card(), 0, fresh())).rejects.toMatchObject({
+			name: 'NodeOperationError',
+			message: 'ENOSPC: no space left on device, write',
+		});
+	});
+
+	test.each(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'])(
+		'%s is the file breaking off on its way: fetched once more with a fresh link',
+		async (code) => {
+			let stores = 0;
+			const { ctx, asked } = standIn({
+				files: [pdf(100, true).answer, pdf(100, true).answer],
+				cards: [card({ download_url: RENEWED_LINK })],
+				store: async () => {
+					stores++;
+					if (stores === 1) throw Object.assign(new Error('the stream broke'), { code });
+					return { data: '', mimeType: 'application/pdf' };
+				},
+			});
+			await downloadToBinary(ctx, card(), 0, fresh());
+			expect(asked).toEqual([FIRST_LINK, 'card', RENEWED_LINK]);
+		},
+	);
+});
+
 describe('withLinkOf: the item hands on the link its file came through', () => {
 	const item = {
 		id: ID,
