@@ -1,0 +1,169 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The edges of an active poll's n8n side (nodes/DocumentGenerationTrigger/poll.ts): static data
+ * left as it was by a poll that learned nothing (n8n saves a workflow whose static data was
+ * written), a card the service lists outside the chosen event not fired, Max File Size on the
+ * files a poll fetches, and what a poll writes to n8n's log (each walk at debug level, a list
+ * that never settles as a warning). Needs `npm run build` first.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
+import { createPoller, credentialsFor, describeError, getBinaryBuffer } from '../../harness';
+import type { Sandbox } from '../../sandbox';
+import { LIST_PATH, finishMany, keysOf, recordKey, rig, rigSandbox, type Rig } from './helpers';
+
+const MB = 1024 * 1024;
+
+let current: Sandbox | undefined;
+afterEach(async () => {
+	jest.restoreAllMocks();
+	await current?.close();
+	current = undefined;
+});
+
+async function setup(...args: Parameters<typeof rig>): Promise<Rig> {
+	const made = await rig(...args);
+	current = made.sb;
+	return made;
+}
+
+/** Documents finished before activation, then time past the overlap; the first poll fires none. */
+async function activated(r: Rig): Promise<void> {
+	for (let i = 0; i < 3; i++) {
+		r.sb.createDocument({ status: 'success' });
+		r.sb.clock.advance(137);
+	}
+	r.sb.clock.advance(10_000);
+	expect(await r.poller.poll()).toBeNull();
+}
+
+describe('static data', () => {
+	test('a poll that finds nothing new and learns no later time writes nothing to it', async () => {
+		const r = await setup();
+		await activated(r);
+		const root = r.poller.workflowStaticData();
+		const before = JSON.stringify(r.poller.staticData());
+		root.__dataChanged = false;
+		expect(await r.poller.poll()).toBeNull();
+		expect(JSON.stringify(r.poller.staticData())).toBe(before);
+		expect(root.__dataChanged).toBe(false);
+
+		// A poll that fires a document does write it.
+		r.sb.clock.advance(1000);
+		const [fresh] = finishMany(r.sb, 1);
+		expect(keysOf(await r.poller.poll())).toEqual([recordKey(r.sb, fresh)]);
+		expect(root.__dataChanged).toBe(true);
+	});
+});
+
+/** Page `page` of a list of two pages at most, holding the cards of these documents. */
+function pageOf(sb: Sandbox, ids: string[], page: 1 | 2, pages: 1 | 2) {
+	return {
+		document_cards: ids.map((id) => sb.cardJson(id)),
+		meta: { current_page: page, next_page: page < pages ? page + 1 : null, total_pages: pages },
+	};
+}
+
+/** The next list requests answered with these pages, one each, in order. */
+function answerListWith(sb: Sandbox, pages: object[]): void {
+	for (const body of pages)
+		sb.faults.add({ type: 'status', status: 200, method: 'GET', path: LIST_PATH, body });
+}
+
+test('a card the service lists outside the chosen event does not fire', async () => {
+	const r = await setup();
+	await activated(r);
+	r.sb.clock.advance(1000);
+	const [good] = finishMany(r.sb, 1);
+	const [bad] = finishMany(r.sb, 1, { status: 'failure' });
+	// A list of successes that also holds the failure, as a service ignoring q[status] would answer.
+	answerListWith(r.sb, [pageOf(r.sb, [good, bad], 1, 1)]);
+	expect(keysOf(await r.poller.poll())).toEqual([recordKey(r.sb, good)]);
+});
+
+describe('Max File Size on the files of a poll', () => {
+	async function bigFilePoll(maxFileSize: number) {
+		const sb = await rigSandbox({ fileSizeBytes: 3 * MB });
+		current = sb;
+		const poller = await createPoller({
+			parameters: { events: ['success'], download: true, maxFileSize },
+			credentials: credentialsFor(sb),
+		});
+		await activated({ sb, poller });
+		sb.clock.advance(1000);
+		const [id] = finishMany(sb, 1);
+		return { poller, id };
+	}
+
+	test('a 3 MB file at 1 MB fails the poll naming the document', async () => {
+		const { poller, id } = await bigFilePoll(1);
+		const error = await poller.poll().then(
+			() => undefined,
+			(e: unknown) => e,
+		);
+		expect(describeError(error).message).toBe(
+			`The file of document ${id} is larger than the Max File Size (1 MB)`,
+		);
+	});
+
+	test('a 3 MB file at 5 MB is taken whole', async () => {
+		const { poller, id } = await bigFilePoll(5);
+		const result = await poller.poll();
+		const [item] = result![0];
+		expect(item.json.id).toBe(id);
+		expect((await getBinaryBuffer(item.binary!.data)).length).toBe(3 * MB);
+	});
+});
+
+/** The trigger's lines in n8n's log while `during` runs, by level. */
+async function triggerLog(during: () => Promise<unknown>): Promise<Record<string, string[]>> {
+	const logger = Container.get(Logger);
+	const lines: Record<string, string[]> = { warn: [], debug: [] };
+	const keep = (level: string) => (message: string) => {
+		if (message.startsWith('Document Generation Trigger')) lines[level].push(message);
+	};
+	jest.spyOn(logger, 'warn').mockImplementation(keep('warn'));
+	jest.spyOn(logger, 'debug').mockImplementation(keep('debug'));
+	await during();
+	return lines;
+}
+
+describe("n8n's log", () => {
+	test('a walk of one page: one debug line, no warning', async () => {
+		const r = await setup();
+		await activated(r);
+		const lines = await triggerLog(() => r.poller.poll());
+		expect(lines).toEqual({
+			warn: [],
+			debug: ['Document Generation Trigger: "success" list walked in 1 request(s), 1 walk(s)'],
+		});
+	});
+
+	test('a list of two pages that brings an older card on every walk: a warning after 24 walks', async () => {
+		const r = await setup();
+		await activated(r);
+		r.sb.clock.advance(1000);
+		const [fresh] = finishMany(r.sb, 1);
+		// Each walk's second page holds an old card (an hour before) not seen by the walks before.
+		const old = Array.from(
+			{ length: 24 },
+			() => r.sb.createDocument({ status: 'success', updated_at: r.sb.clock.now() - 3_600_000 }).id,
+		);
+		answerListWith(
+			r.sb,
+			old.flatMap((id) => [pageOf(r.sb, [fresh], 1, 2), pageOf(r.sb, [id], 2, 2)]),
+		);
+		let fired: string[] = [];
+		const lines = await triggerLog(async () => (fired = keysOf(await r.poller.poll())));
+		expect(lines).toEqual({
+			warn: [
+				'Document Generation Trigger: the "success" list kept changing over 24 walks; the next poll looks at the same window again',
+			],
+			debug: ['Document Generation Trigger: "success" list walked in 48 request(s), 24 walk(s)'],
+		});
+		expect(r.sb.faults.list()).toEqual([]);
+		// Every card the walks found fires, the old ones too: none was fired before.
+		expect(fired.sort()).toEqual([fresh, ...old].map((id) => recordKey(r.sb, id)).sort());
+	});
+});
