@@ -1,7 +1,8 @@
 /**
  * The instant trigger as the editor lists and shows it (DocumentGenerationWebhookTrigger.node.ts):
  * the node itself (names, versions, the webhook n8n serves, the credential), its fields in
- * order with their types, defaults and when each shows, and the words written on them.
+ * order with their types, defaults and when each shows, the words written on them, the
+ * subtitle under it on the canvas, and the pickers its fields ask the node for.
  * One test, which loads the package itself (not in a `beforeAll`, nor in an earlier test of
  * this file: the loader is cached): mutation testing counts a property as reached only by the
  * test that loads it. Needs `npm run build` first.
@@ -13,7 +14,9 @@ import {
 	displayedNames,
 	loadPackage,
 	propertyNamed,
+	subtitleOf,
 	wordsOf,
+	type LoadedPackage,
 } from '../../harness';
 
 const WEBHOOK_TRIGGER = 'documentGenerationWebhookTrigger';
@@ -146,6 +149,47 @@ function expectWords(webhook: INodeTypeDescription): void {
 	});
 }
 
+/** The subtitle names the chosen events: a document ready, failed or both, the quota warning. */
+function expectSubtitle(pkg: LoadedPackage): void {
+	const subtitle = (events: string[]) => subtitleOf(pkg, WEBHOOK_TRIGGER, { events });
+	expect(
+		[
+			['success'],
+			['failure'],
+			['failure', 'success'],
+			['success', 'quotaWarning'],
+			['quotaWarning'],
+		].map(subtitle),
+	).toEqual([
+		'When a document is ready',
+		'When a document fails',
+		'When a document is ready or fails',
+		'When a document is ready or the quota runs low',
+		'When the quota runs low',
+	]);
+}
+
+/** Every field, a collection's options and a resource locator's modes included. */
+function allFields(properties: INodeProperties[]): INodeProperties[] {
+	return properties.flatMap((p) => [
+		p,
+		...allFields((p.options ?? []).filter((o): o is INodeProperties => 'type' in o)),
+		...allFields((p.modes ?? []) as unknown as INodeProperties[]),
+	]);
+}
+
+/** The pickers the fields name (workspaces to search, templates to list) are the node's own methods. */
+function expectPickers(pkg: LoadedPackage): void {
+	const node = pkg.nodeTypes.getByNameAndVersion(WEBHOOK_TRIGGER, 2);
+	const fields = allFields(node.description.properties);
+	const named = (option: 'searchListMethod' | 'loadOptionsMethod') =>
+		fields.map((f) => f.typeOptions?.[option]).filter((name) => name !== undefined);
+	expect(named('searchListMethod')).toEqual(['searchWorkspaces']);
+	expect(named('loadOptionsMethod')).toEqual(['getTemplates']);
+	expect(typeof node.methods?.listSearch?.searchWorkspaces).toBe('function');
+	expect(typeof node.methods?.loadOptions?.getTemplates).toBe('function');
+}
+
 test('the instant trigger as the editor lists it: the node, its fields in order and when each shows, their words', async () => {
 	const pkg = await loadPackage();
 	const webhook = pkg.nodeDescription(WEBHOOK_TRIGGER);
@@ -153,6 +197,8 @@ test('the instant trigger as the editor lists it: the node, its fields in order 
 	expectFields(webhook);
 	expectEvents(webhook, pkg.nodeDescription('documentGenerationTrigger'));
 	expectWords(webhook);
+	expectSubtitle(pkg);
+	expectPickers(pkg);
 	const [light, dark] = pkg.iconFiles(webhook.iconUrl);
 	expect(light).toMatch(/[/\\]icons[/\\]documentGeneration\.svg$/);
 	expect(dark).toMatch(/[/\\]icons[/\\]documentGeneration\.dark\.svg$/);
