@@ -2,8 +2,8 @@
 /**
  * The edges of an active poll's n8n side (nodes/DocumentGenerationTrigger/poll.ts): static data
  * left as it was by a poll that learned nothing (n8n saves a workflow whose static data was
- * written), a card the service lists outside the chosen event not fired, Max File Size on the
- * files a poll fetches, and what a poll writes to n8n's log (each walk at debug level, a list
+ * written), a card the service lists outside the chosen event not fired, no file fetched with
+ * Download File off, Max File Size on the files a poll fetches, and what a poll writes to n8n's log (each walk at debug level, a list
  * that never settles as a warning). Needs `npm run build` first.
  */
 import { Logger } from '@n8n/backend-common';
@@ -11,7 +11,17 @@ import { Container } from '@n8n/di';
 
 import { createPoller, credentialsFor, describeError, getBinaryBuffer } from '../../harness';
 import type { Sandbox } from '../../sandbox';
-import { LIST_PATH, finishMany, keysOf, recordKey, rig, rigSandbox, type Rig } from './helpers';
+import { fileRequests } from '../DocumentGeneration/helpers';
+import {
+	LIST_PATH,
+	finishMany,
+	itemsOf,
+	keysOf,
+	recordKey,
+	rig,
+	rigSandbox,
+	type Rig,
+} from './helpers';
 
 const MB = 1024 * 1024;
 
@@ -80,6 +90,18 @@ test('a card the service lists outside the chosen event does not fire', async ()
 	// A list of successes that also holds the failure, as a service ignoring q[status] would answer.
 	answerListWith(r.sb, [pageOf(r.sb, [good, bad], 1, 1)]);
 	expect(keysOf(await r.poller.poll())).toEqual([recordKey(r.sb, good)]);
+});
+
+test('with Download File off, a success fires without its file and no file is fetched', async () => {
+	const r = await setup({ events: ['success'], download: false });
+	await activated(r);
+	r.sb.clock.advance(1000);
+	const [id] = finishMany(r.sb, 1);
+	r.sb.resetRequests();
+	const [item] = itemsOf(await r.poller.poll());
+	expect(item.json.id).toBe(id);
+	expect(item.binary).toBeUndefined();
+	expect(fileRequests(r.sb)).toEqual([]);
 });
 
 describe('Max File Size on the files of a poll', () => {
