@@ -4,6 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	testMatch: ['<rootDir>/test/**/*.test.ts'],
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
+	// Removes the n8n user folders (binary data) of the test workers that have ended.
+	globalTeardown: '<rootDir>/test/harness/sweep.js',
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
 	},

@@ -7,10 +7,22 @@
  * encryption key (and binary data, in filesystem mode) below it. Point it at a
  * throwaway folder per worker so tests never touch ~/.n8n.
  */
+import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-process.env.N8N_USER_FOLDER ??= path.join(os.tmpdir(), `n8n-dg-test-${process.pid}`);
+const ownFolder = path.join(os.tmpdir(), `n8n-dg-test-${process.pid}`);
+process.env.N8N_USER_FOLDER ??= ownFolder;
+// The binary data the engine stored for the test files this worker ran before (filesystem
+// mode: `storage` on n8n-core 2.x, `binaryData` on 1.x) is read by none after them: removed
+// before each file, so a long run (the mutation tool runs the suites again for every mutant)
+// holds one file's data at most instead of filling the disk. The folders of workers that have
+// ended are removed after the run (`sweep.js`).
+if (process.env.N8N_USER_FOLDER === ownFolder) {
+	for (const data of ['storage', 'binaryData']) {
+		fs.rmSync(path.join(ownFolder, '.n8n', data), { recursive: true, force: true, maxRetries: 5 });
+	}
+}
 // n8n logs every node error it reports (with stack); tests see those errors anyway, so keep
 // the output clean. Run with N8N_LOG_LEVEL=debug (or error) to see the engine's logging.
 process.env.N8N_LOG_LEVEL ??= 'silent';
