@@ -17,6 +17,8 @@ const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
+const { alive } = require('../processes');
+
 const root = path.resolve(__dirname, '..', '..');
 const N8N_VERSION = process.env.N8N_E2E_VERSION || '2.41.1';
 
@@ -77,16 +79,6 @@ const markedAs = (dir, wanted) => {
 	const marker = paths(dir).marker;
 	return fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').trim() === wanted;
 };
-
-/** Whether the process `pid` is still running (a signal 0 reaches it). */
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
 
 /** This run's own folder to install into, beside `dir`. */
 const stagingFor = (dir, pid = process.pid) => `${dir}.installing-${pid}`;

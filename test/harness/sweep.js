@@ -7,22 +7,14 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const FOLDER = /^n8n-dg-test-(\d+)$/;
+const { alive } = require('../../scripts/processes');
 
-/** Whether a process with this id is running (one of another user counts as running). */
-function running(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
+const FOLDER = /^n8n-dg-test-(\d+)$/;
 
 module.exports = async function sweep() {
 	for (const name of fs.readdirSync(os.tmpdir())) {
 		const pid = FOLDER.exec(name)?.[1];
-		if (pid === undefined || running(Number(pid))) continue;
+		if (pid === undefined || alive(Number(pid))) continue;
 		fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true, maxRetries: 5 });
 	}
 };
