@@ -17,9 +17,7 @@ import { asNodeError } from './helpers/items';
 import { LINK_EXPIRY_FIELD } from './helpers/linkExpiry';
 import { getDocumentCard } from './transport';
 import type { RawResponse } from './transport/calls';
-import { brokenDownload, downloadError, fetchFile } from './transport/files';
-import { networkFailure } from './transport/network';
-import { networkKind } from './transport/retry';
+import { brokeOff, brokenDownload, downloadError, fetchFile } from './transport/files';
 import { discardBody, headerValue } from './transport/wire';
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
@@ -158,15 +156,6 @@ async function storeWithinLimit(
 	}
 	if (exceeded()) throw tooLarge();
 	return { binary };
-}
-
-/**
- * Whether a failure while storing is the file breaking off on its way (its connection broke or
- * stopped), not n8n's store failing (ENOSPC, EACCES, EROFS and any other code are the store's).
- */
-function brokeOff(failure: unknown): boolean {
-	const kind = networkKind(networkFailure(failure).code);
-	return kind === 'broken' || kind === 'timeout';
 }
 
 /**

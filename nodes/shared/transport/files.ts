@@ -9,6 +9,7 @@ import { exchange } from './exchange';
 import { describeBrokenDownload, describeDownloadError } from './messages';
 import { networkFailure } from './network';
 import { credentials } from './request';
+import { networkKind } from './retry';
 import { discardBody } from './wire';
 
 /**
@@ -71,6 +72,16 @@ async function readAll(body: unknown): Promise<Buffer> {
 		discardBody(body);
 	}
 	return Buffer.concat(chunks).subarray(0, MAX_ERROR_BYTES);
+}
+
+/**
+ * Whether an error while a file was read is the file breaking off on its way (its connection
+ * broke or stopped), not the reader failing (n8n's binary store: ENOSPC, EACCES, EROFS and any
+ * other code are the store's).
+ */
+export function brokeOff(error: unknown): boolean {
+	const kind = networkKind(networkFailure(error).code);
+	return kind === 'broken' || kind === 'timeout';
 }
 
 /** A NodeApiError for a file that broke off while it was being read (twice). */
