@@ -129,6 +129,18 @@ const NOW = Date.UTC(2030, 0, 1);
 /** Options of a download whose card was just read. */
 const fresh = (maxFileBytes?: number) => ({ fetchedAt: NOW, maxFileBytes });
 
+/** The bytes stored of a file of exactly `maxBytes`, at a Max File Size of `maxBytes`. */
+async function storedAtMaxOf(maxBytes: number, announced: boolean): Promise<number> {
+	const exact = pdf(maxBytes, announced);
+	const kept = await downloadToBinary(
+		standIn({ files: [exact.answer] }).ctx,
+		card(),
+		0,
+		fresh(maxBytes),
+	);
+	return (await getBinaryBuffer(kept.binary)).length;
+}
+
 beforeAll(async () => {
 	await ensureBinaryData();
 });
@@ -151,14 +163,7 @@ describe('a file whose size is not announced is counted as it arrives', () => {
 	});
 
 	test('exactly the Max File Size is kept whole; one byte more is refused', async () => {
-		const exact = pdf(MB, false);
-		const kept = await downloadToBinary(
-			standIn({ files: [exact.answer] }).ctx,
-			card(),
-			0,
-			fresh(MB),
-		);
-		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+		expect(await storedAtMaxOf(MB, false)).toBe(MB);
 		const over = pdf(MB + 1, false);
 		await expect(
 			downloadToBinary(standIn({ files: [over.answer] }).ctx, card(), 0, fresh(MB)),
@@ -170,14 +175,7 @@ describe('a file whose size is announced (Content-Length)', () => {
 	useFakeClock(NOW);
 
 	test('exactly the Max File Size is kept; one byte more is refused from the announcement, nothing read', async () => {
-		const exact = pdf(MB, true);
-		const kept = await downloadToBinary(
-			standIn({ files: [exact.answer] }).ctx,
-			card(),
-			0,
-			fresh(MB),
-		);
-		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+		expect(await storedAtMaxOf(MB, true)).toBe(MB);
 		const over = pdf(MB + 1, true);
 		await expect(
 			downloadToBinary(standIn({ files: [over.answer] }).ctx, card(), 0, fresh(MB)),

@@ -25,8 +25,11 @@ const logoUpdate = onDocument('update', '={{ $json.id }}', {
 });
 const NO_LOGO = 'The input item has no file "logo" for Files Into Payload';
 
+/** Two drafts in the sandbox, each with a payload of its own. */
+const twoDrafts = () => [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'draft' }));
+
 test("a refused first item stops the check: the next item's document is not read for its file", async () => {
-	const docs = [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'draft' }));
+	const docs = twoDrafts();
 	const result = await run(sb, logoUpdate, [itemFor(docs[0].id, false), itemFor(docs[1].id, true)]);
 	expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
 	expect(result.error!.message).toBe(`${NO_LOGO} (item 1)`);
@@ -34,7 +37,7 @@ test("a refused first item stops the check: the next item's document is not read
 });
 
 test('every item refused under Continue On Fail: an error item each, paired, nothing sent', async () => {
-	const docs = [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'draft' }));
+	const docs = twoDrafts();
 	const result = await run(
 		sb,
 		logoUpdate,
@@ -51,7 +54,7 @@ test('every item refused under Continue On Fail: an error item each, paired, not
 });
 
 test("Update's items are the documents as updated, with no origin (only Create's items have one)", async () => {
-	const docs = [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'draft' }));
+	const docs = twoDrafts();
 	const result = await run(
 		sb,
 		logoUpdate,
