@@ -13,11 +13,14 @@ export class HeldTime {
 
 	/** A hold from `now` until `until` (a later end of the hold under way extends it). */
 	extend(now: number, until: number): void {
-		if (this.from !== undefined && now <= this.to) {
+		const from = this.from;
+		const underWay = from !== undefined;
+		// Stryker disable next-line EqualityOperator: `<` for `<=` is equivalent: two holds that meet at an instant sum to the same total (it differs only for a reading before the last hold began, and the clock only goes forward)
+		if (underWay && now <= this.to) {
 			this.to = Math.max(this.to, until);
 			return;
 		}
-		if (this.from !== undefined) this.closed += this.to - this.from;
+		if (underWay) this.closed += this.to - from;
 		this.from = now;
 		this.to = until;
 	}
