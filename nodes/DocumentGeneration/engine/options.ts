@@ -41,6 +41,7 @@ export interface GenerationRequest extends GenerationOptions {
 export const NO_WAIT: GenerationOptions = {
 	wait: false,
 	download: false,
+	// Stryker disable next-line StringLiteral: equivalent, a write that does not download writes no field
 	binaryPropertyName: 'data',
 	timeoutSeconds: 300,
 	maxLimitWaitSeconds: 120,
@@ -61,9 +62,11 @@ export function readGenerationOptions(
 	if (!generates) return { ...NO_WAIT, maxLimitWaitSeconds };
 	const wait = ctx.getNodeParameter('waitForCompletion', i, true) as boolean;
 	const download = wait && (ctx.getNodeParameter('download', i, false) as boolean);
+	// Read only when it shows, so n8n has filled in its default: no fallback of our own.
 	const binaryPropertyName = download
-		? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data'))
-		: 'data';
+		? parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i))
+		: // Stryker disable next-line StringLiteral: equivalent, no file is downloaded into it
+			'data';
 	const maxFileBytes = download
 		? parseMaxFileSize(ctx.getNodeParameter('maxFileSize', i, DEFAULT_MAX_FILE_MB))
 		: undefined;

@@ -31,7 +31,8 @@ export const description = updateDisplayOptions(
 export const execute = perItem(
 	(ctx, i) => {
 		const id = readDocumentId(ctx, i);
-		const field = parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i, 'data'));
+		// Always shown, so n8n has filled in its default: no fallback of our own.
+		const field = parseBinaryPropertyName(ctx.getNodeParameter('binaryPropertyName', i));
 		const maxFileBytes = parseMaxFileSize(
 			ctx.getNodeParameter('maxFileSize', i, DEFAULT_MAX_FILE_MB),
 		);
@@ -39,6 +40,7 @@ export const execute = perItem(
 	},
 	async (ctx, { id, field, maxFileBytes }, i) => {
 		// A fresh card right before the download: its download_url is new.
+		// Stryker disable next-line ObjectLiteral: equivalent, perItem gives an error without an item this item
 		const card = await getDocumentCard(ctx, id, { itemIndex: i });
 		const file = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now(), maxFileBytes });
 		return [

@@ -5,7 +5,9 @@
  * reads no Wait Timeout, one that waits without Download File gets no file, and each refused
  * option says how to set it.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+
+import { readGenerationOptions } from '../../../../nodes/DocumentGeneration/engine/options';
 
 import { useSandbox } from '../../../harness/use-sandbox';
 import { apiRequests, fileRequests, invoiceCreate, run } from '../helpers';
@@ -65,4 +67,31 @@ test('waiting without Download File gets no file', async () => {
 	expect(result.items[0].json.status).toBe('success');
 	expect(result.items[0].binary).toBeUndefined();
 	expect(fileRequests(sb)).toEqual([]);
+});
+
+// The record a draft hands the engine, read with a stand-in for n8n's parameter reader: the
+// engine must not depend on its own check of `generates` to keep a draft from waiting.
+test('a draft’s options wait for nothing and download nothing, whatever its hidden fields hold', () => {
+	const saved: Record<string, unknown> = {
+		waitForCompletion: true,
+		download: true,
+		binaryPropertyName: 'pdf',
+		options: { maxRateLimitWait: 30 },
+	};
+	const ctx = {
+		getNodeParameter: (name: string, _i: number, fallback: unknown) => saved[name] ?? fallback,
+	} as unknown as IExecuteFunctions;
+	const draft = readGenerationOptions(ctx, 0, false);
+	expect(draft).toMatchObject({
+		wait: false,
+		download: false,
+		timeoutSeconds: 300,
+		maxLimitWaitSeconds: 30,
+	});
+	expect(draft.maxFileBytes).toBeUndefined();
+	expect(readGenerationOptions(ctx, 0)).toMatchObject({
+		wait: true,
+		download: true,
+		binaryPropertyName: 'pdf',
+	});
 });
