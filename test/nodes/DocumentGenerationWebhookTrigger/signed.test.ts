@@ -1,8 +1,10 @@
 /**
  * A signed delivery whose body n8n cannot hand over (its reader fails: a body over n8n's size
  * limit, a connection cut while it was read): refused 401 before any signature check, saying
- * to send it again with its body. On a stand-in for n8n's webhook context.
+ * to send it again with its body; and a body n8n kept is not read a second time. On a stand-in
+ * for n8n's webhook context.
  */
+import { createHmac } from 'crypto';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import type { WebhookSettings } from '../../../nodes/DocumentGenerationWebhookTrigger/settings';
@@ -50,4 +52,37 @@ test('a delivery whose body n8n cannot read is answered 401 saying to send it ag
 			},
 		},
 	]);
+});
+
+/** The service's signature of a delivery: HMAC-SHA256 of "<id>.<timestamp>.<body>". */
+const sign = (id: string, timestamp: string, body: string) =>
+	`v1,${createHmac('sha256', Buffer.from(DEFAULT_WEBHOOK_SECRET.replace(/^whsec_/, ''), 'base64'))
+		.update(`${id}.${timestamp}.${body}`)
+		.digest('base64')}`;
+
+test('a body n8n kept already is checked as it is, without reading the request a second time', async () => {
+	const body = JSON.stringify({ type: 'documents.generation.unknown', payload: {} });
+	const timestamp = String(Math.floor(Date.now() / 1000));
+	let reads = 0;
+	const ctx = {
+		getRequestObject: () => ({
+			rawBody: Buffer.from(body),
+			// n8n's reader on a request whose body it read already: a stream that is over.
+			readRawBody: async () => {
+				reads++;
+				throw new Error('stream is not readable');
+			},
+		}),
+		getHeaderData: () => ({
+			'svix-id': 'msg_kept',
+			'svix-timestamp': timestamp,
+			'svix-signature': sign('msg_kept', timestamp, body),
+		}),
+		getWorkflow: () => ({ id: 'w' }),
+		getNode: () => ({ id: 'n' }),
+	} as unknown as IWebhookFunctions;
+	expect(await receiveSigned(ctx, settings, DEFAULT_WEBHOOK_SECRET)).toEqual({
+		webhookResponse: { received: true, started: false, reason: 'the body holds no document' },
+	});
+	expect(reads).toBe(0);
 });
