@@ -38,6 +38,7 @@ export interface GenerationRequest extends GenerationOptions {
 	reuse?: ReuseRequest;
 }
 
+// Stryker disable BooleanLiteral: a module constant, set when the module loads, before the tool switches a mutant on: `wait` or `download` made true each fail "a draft’s options wait for nothing …" (options.edges.test.ts) when planted by hand
 export const NO_WAIT: GenerationOptions = {
 	wait: false,
 	download: false,
@@ -46,6 +47,7 @@ export const NO_WAIT: GenerationOptions = {
 	timeoutSeconds: 300,
 	maxLimitWaitSeconds: 120,
 };
+// Stryker restore BooleanLiteral
 
 /**
  * Wait/download settings common to create and update, read and checked for one item. A write
