@@ -166,6 +166,24 @@ test('Meta given takes the Image Options and File Name in: one meta, the current
 	});
 });
 
+test('Meta with a _filename and image keys of its own: the File Name and Image Options set on the node win, as on Create', async () => {
+	const doc = sb.createDocument({ meta: { old: true }, status: 'success' });
+	await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: {
+				meta: '{"order_id": "M-2", "_filename": "from-meta.pdf", "_width": 100}',
+				filename: 'm-2.png',
+			},
+			imageOptions: { format: 'png', width: 300 },
+			waitForCompletion: false,
+		}),
+	);
+	expect(putBody()).toEqual({
+		meta: { order_id: 'M-2', _type: 'png', _width: 300, _filename: 'm-2.png' },
+	});
+});
+
 test('a file and a File Name alone: one read of the document gives the payload and the meta they go into', async () => {
 	const doc = sb.createDocument({
 		payload: { customer: 'Ada' },
