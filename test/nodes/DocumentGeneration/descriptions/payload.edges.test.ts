@@ -78,3 +78,18 @@ test('a Payload (JSON) that is a list is refused naming the payload; nothing is 
 	expect(result.error?.message).toMatch(/^The payload must be one JSON object, but it is /);
 	expect(creates(sb)).toHaveLength(0);
 });
+
+test('Payload Fields: a value of 0 or false from an expression is sent as it is, not as empty text', async () => {
+	const fieldsCreate = invoiceCreate(sb, '{}', {
+		payloadMode: 'fields',
+		payloadFields: {
+			values: [
+				{ key: 'total', value: '={{ $json.total }}' },
+				{ key: 'paid', value: '={{ $json.paid }}' },
+			],
+		},
+		waitForCompletion: false,
+	});
+	await run(sb, fieldsCreate, [{ total: 0, paid: false }]);
+	expect(sentPayloads(sb)).toEqual([{ total: 0, paid: false }]);
+});
