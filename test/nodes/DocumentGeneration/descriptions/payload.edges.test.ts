@@ -93,3 +93,20 @@ test('Payload Fields: a value of 0 or false from an expression is sent as it is,
 	await run(sb, fieldsCreate, [{ total: 0, paid: false }]);
 	expect(sentPayloads(sb)).toEqual([{ total: 0, paid: false }]);
 });
+
+test('Files Into Payload: each item’s rows are its own (a path from an expression puts each item’s file where its own data says)', async () => {
+	const logo = { base64: Buffer.from('-a-tiny-logo-').toString('base64'), mimeType: 'image/png' };
+	const filesCreate = invoiceCreate(sb, '{"order": "A"}', {
+		payloadFiles: { files: [{ binaryPropertyName: 'logo', path: '={{ $json.slot }}' }] },
+		waitForCompletion: false,
+	});
+	await run(sb, filesCreate, [
+		{ slot: 'front', $files: { logo } },
+		{ slot: 'back', $files: { logo } },
+	]);
+	const uri = `data:image/png;base64,${logo.base64}`;
+	expect(sentPayloads(sb)).toEqual([
+		{ order: 'A', front: uri },
+		{ order: 'A', back: uri },
+	]);
+});
