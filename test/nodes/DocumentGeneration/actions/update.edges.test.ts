@@ -48,6 +48,24 @@ test('status Draft with Wait for Completion on: the update only, nothing waited 
 	expect(result.items[0].binary).toBeUndefined();
 });
 
+test('no Status given (a File Name alone) with Wait for Completion and Download File on: the update only, nothing waited for or downloaded', async () => {
+	const doc = sb.createDocument({ payload: { v: 1 }, status: 'success' });
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { filename: 'renamed.pdf' },
+			waitForCompletion: true,
+			download: true,
+			options: { waitTimeout: 5 },
+		}),
+	);
+	expect(result.error).toBeUndefined();
+	expect(calls(doc.id)).toEqual(['GET /api/v1/document_cards/:id', 'PUT /api/v1/documents/:id']);
+	expect(result.items[0].json).toMatchObject({ id: doc.id, status: 'success' });
+	expect(result.items[0].binary).toBeUndefined();
+	expect(fileRequests(sb)).toHaveLength(0);
+});
+
 test('status Pending with Download File: waits for the new file and puts it in the field named', async () => {
 	const doc = sb.createDocument({ payload: { v: 1 }, status: 'success' });
 	const result = await run(
