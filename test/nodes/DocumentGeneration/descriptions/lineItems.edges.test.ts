@@ -204,3 +204,26 @@ test("Line Fields of the Template mapped automatically: each line takes its item
 		],
 	]);
 });
+
+test('a Line Mode from an expression is read for each document from its own first item', async () => {
+	await run(
+		sb,
+		grouped({
+			lineMode: '={{ $json.kind }}',
+			line: '={{ { "product": $json.product, "via": "json" } }}',
+			lineFields: { values: [{ key: 'product', value: '={{ $json.product }}' }] },
+		}),
+		[
+			{ order: 'A', kind: 'json', product: 'p1' },
+			{ order: 'B', kind: 'fields', product: 'p2' },
+			{ order: 'A', kind: 'json', product: 'p3' },
+		],
+	);
+	expect(sentLines()).toEqual([
+		[
+			{ product: 'p1', via: 'json' },
+			{ product: 'p3', via: 'json' },
+		],
+		[{ product: 'p2' }],
+	]);
+});
