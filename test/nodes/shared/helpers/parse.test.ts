@@ -395,6 +395,17 @@ describe('payloadFromFields (Payload Mode "Fields")', () => {
 		);
 	});
 
+	test('a value of 0, false or empty text is kept as given; only a missing value is empty text', () => {
+		expect(
+			payloadFromFields([
+				{ key: 'total', value: 0 },
+				{ key: 'paid', value: false },
+				{ key: 'note', value: '' },
+				{ key: 'missing' },
+			]),
+		).toEqual({ total: 0, paid: false, note: '', missing: '' });
+	});
+
 	test('a clash under a dotted name is shown with its dots', () => {
 		const twice = refusal(() =>
 			payloadFromFields([
