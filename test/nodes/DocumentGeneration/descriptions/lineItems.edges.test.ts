@@ -227,3 +227,19 @@ test('a Line Mode from an expression is read for each document from its own firs
 		[{ product: 'p2' }],
 	]);
 });
+
+test('a Line Items Path from an expression is read for each document from its own first item', async () => {
+	await run(sb, grouped({ linesPath: '={{ $json.where }}' }), [
+		{ order: 'A', where: 'lines', product: 'p1' },
+		{ order: 'B', where: 'rows', product: 'p2' },
+		{ order: 'A', where: 'lines', product: 'p3' },
+	]);
+	const payloads = creates(sb).map((r) => {
+		const payload = (r.body as { document: { payload: unknown } }).document.payload;
+		return typeof payload === 'string' ? JSON.parse(payload) : payload;
+	});
+	expect(payloads).toEqual([
+		{ order: 'A', lines: [{ product: 'p1' }, { product: 'p3' }] },
+		{ order: 'B', rows: [{ product: 'p2' }] },
+	]);
+});
