@@ -279,6 +279,24 @@ test('a file with a Payload given goes into that payload; the stored one is not 
 	expect(putBody()).toEqual({ payload: { customer: 'Grace', brand: { logo: LOGO_URI } } });
 });
 
+test('each item’s own Files Into Payload rows: a path from an expression puts each item’s file where its own data says', async () => {
+	const doc = sb.createDocument({ payload: { old: 1 }, status: 'draft' });
+	await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { payload: '{"customer": "Grace"}' },
+			payloadFiles: { files: [{ binaryPropertyName: 'logo', path: '={{ $json.slot }}' }] },
+			waitForCompletion: false,
+		}),
+		[withLogo({ slot: 'front' }), withLogo({ slot: 'back' })],
+	);
+	const payloads = writes(sb).map((r) => (r.body as { document: IDataObject }).document.payload);
+	expect(payloads).toEqual([
+		{ customer: 'Grace', front: LOGO_URI },
+		{ customer: 'Grace', back: LOGO_URI },
+	]);
+});
+
 test('Template: a locator left empty sends none; an ID typed as text is sent', async () => {
 	const doc = sb.createDocument({ status: 'draft' });
 	const receipt = templateId(sb, 'receipt');
