@@ -24,7 +24,7 @@ import { ensureBinaryData, getBinaryBuffer } from '../../harness';
 import { useFakeClock } from '../../harness/clock';
 import { nodeFixture, statusFault } from '../../harness/fixtures';
 import { useSandbox } from '../../harness/use-sandbox';
-import { byId, cardRequests, fileRequests, run } from '../DocumentGeneration/helpers';
+import { CONTINUE, byId, cardRequests, fileRequests, run } from '../DocumentGeneration/helpers';
 
 const MB = 1024 * 1024;
 const ID = '11111111-1111-4111-8111-111111111111';
@@ -452,4 +452,37 @@ describe('through the Download operation, against the sandbox', () => {
 			expect(fileRequests(sb)).toHaveLength(1);
 		},
 	);
+
+	test('Put Output File in Field from an expression is read for each item: each file goes in the field its own data names', async () => {
+		const doc = sb.createDocument({ status: 'success' });
+		const result = await run(sb, download(doc.id, { binaryPropertyName: '={{ $json.field }}' }), [
+			{ field: 'first' },
+			{ field: 'second' },
+		]);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([
+			['first'],
+			['second'],
+		]);
+	});
+
+	test('a Max File Size from an expression is read for each item: a 3 MB file taken at 5 MB, refused at 1 MB', async () => {
+		const doc = sb.createDocument({ status: 'success' });
+		try {
+			sb.setOptions({ fileSizeBytes: 3 * MB });
+			const result = await run(
+				sb,
+				download(doc.id, { maxFileSize: '={{ $json.max }}' }),
+				[{ max: 5 }, { max: 1 }],
+				CONTINUE,
+			);
+			expect(result.items[0].binary?.data).toBeDefined();
+			expect(result.items[1].binary).toBeUndefined();
+			expect(result.items[1].json.error).toMatch(
+				new RegExp(`^The file of document ${doc.id} is larger than the Max File Size \\(1 MB\\)`),
+			);
+		} finally {
+			sb.setOptions({ fileSizeBytes: 0 });
+		}
+	});
 });

@@ -63,6 +63,53 @@ test('Meta (JSON), File Name, PDF Password and Image Options go into one meta; t
 	expect(JSON.stringify(result.items)).not.toContain('pdf-secret');
 });
 
+/** The creates sent, each as its `document`, in the order of their payload's `n`. */
+const sentByN = () =>
+	creates(sb)
+		.map(sentDocument)
+		.sort((a, b) => Number((a.payload as IDataObject).n) - Number((b.payload as IDataObject).n));
+
+test('Template and Status from expressions are read for each document: each is sent with its own', async () => {
+	const receipt = templateId(sb, 'receipt');
+	const result = await run(
+		sb,
+		invoiceCreate(sb, '={{ { "n": $json.n } }}', {
+			templateId: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
+			status: '={{ $json.status }}',
+			waitForCompletion: false,
+		}),
+		[
+			{ n: 1, template: templateId(sb), status: 'draft' },
+			{ n: 2, template: receipt, status: 'pending' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(sentByN()).toEqual([
+		{ document_template_id: templateId(sb), status: 'draft', payload: { n: 1 } },
+		{ document_template_id: receipt, status: 'pending', payload: { n: 2 } },
+	]);
+});
+
+test('File Name, PDF Password and Image Options from expressions are read for each document: each meta is its own', async () => {
+	const result = await run(
+		sb,
+		invoiceCreate(sb, '={{ { "n": $json.n } }}', {
+			waitForCompletion: false,
+			additionalFields: { filename: '={{ $json.name }}', password: '={{ $json.secret }}' },
+			imageOptions: { format: 'png', width: '={{ $json.width }}' },
+		}),
+		[
+			{ n: 1, name: 'one.png', secret: 'pw-1', width: 300 },
+			{ n: 2, name: 'two.png', secret: 'pw-2', width: 600 },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(sentByN().map((document) => document.meta)).toEqual([
+		{ _type: 'png', _width: 300, _filename: 'one.png', _password: 'pw-1' },
+		{ _type: 'png', _width: 600, _filename: 'two.png', _password: 'pw-2' },
+	]);
+});
+
 test('one item waited for: one create that answers when the file is ready, with the same body as any create', async () => {
 	const result = await run(
 		sb,

@@ -243,6 +243,186 @@ describe('template folders', () => {
 	});
 });
 
+describe('each item its own parameters (values from expressions, so a read of the first item would give every item the first one’s)', () => {
+	const ofItem = (result: { items: Array<{ json: Record<string, unknown> }> }, key: string) =>
+		result.items.map((i) => i.json[key]);
+	const namesByItem = (result: Awaited<ReturnType<typeof run>>) =>
+		[0, 1].map((n) =>
+			result.items
+				.filter((i) => (i.pairedItem as { item: number }).item === n)
+				.map((i) => i.json.identifier)
+				.sort(),
+		);
+	const sentBodies = (method: string) =>
+		sb.requests.filter((r) => r.method === method).map((r) => r.body as Record<string, unknown>);
+
+	test('snippets: create, get, list, update and delete each read their item’s own workspace, name, code, ID and limit', async () => {
+		const [billing, hr] = [workspace(), workspace('Acme HR')];
+		const created = await run(
+			sb,
+			on('snippet', 'create', {
+				workspaceId: byId('={{ $json.ws }}'),
+				identifier: '={{ $json.name }}',
+				code: '={{ $json.code }}',
+			}),
+			[
+				{ ws: billing, name: 'alpha', code: '<p>a</p>' },
+				{ ws: hr, name: 'beta', code: '<p>b</p>' },
+			],
+		);
+		expect(created.error).toBeUndefined();
+		expect(
+			sentBodies('POST').sort((a, b) => JSON.stringify(b).localeCompare(JSON.stringify(a))),
+		).toEqual([
+			{ snippet: { workspace_id: billing, identifier: 'alpha', code: '<p>a</p>' } },
+			{ snippet: { workspace_id: hr, identifier: 'beta', code: '<p>b</p>' } },
+		]);
+		const ids = ofItem(created, 'id').map(String);
+
+		const byItemId = { snippetId: byId('={{ $json.id }}') };
+		const got = await run(
+			sb,
+			on('snippet', 'get', byItemId),
+			ids.map((id) => ({ id })),
+		);
+		expect(ofItem(got, 'identifier')).toEqual(['alpha', 'beta']);
+
+		const listed = await run(
+			sb,
+			on('snippet', 'getAll', {
+				workspaceId: byId('={{ $json.ws }}'),
+				limit: '={{ $json.limit }}',
+			}),
+			[
+				{ ws: billing, limit: 2 },
+				{ ws: hr, limit: 1 },
+			],
+		);
+		expect(namesByItem(listed)).toEqual([['alpha', 'company-footer'], ['beta']]);
+
+		const updated = await run(
+			sb,
+			on('snippet', 'update', { ...byItemId, snippetFields: { code: '={{ $json.code }}' } }),
+			[
+				{ id: ids[0], code: '<p>a2</p>' },
+				{ id: ids[1], code: '<p>b2</p>' },
+			],
+		);
+		expect(ofItem(updated, 'code')).toEqual(['<p>a2</p>', '<p>b2</p>']);
+		expect(ofItem(updated, 'id')).toEqual(ids);
+
+		const deleted = await run(
+			sb,
+			on('snippet', 'delete', byItemId),
+			ids.map((id) => ({ id })),
+		);
+		expect(ofItem(deleted, 'id')).toEqual(ids);
+		expect(sb.library.snippets.some((snippet) => ids.includes(snippet.id))).toBe(false);
+	});
+
+	test('template folders: create, get, list, rename and delete each read their item’s own workspace, name and ID', async () => {
+		const [billing, hr] = [workspace(), workspace('Acme HR')];
+		const created = await run(
+			sb,
+			on('templateFolder', 'create', {
+				workspaceId: byId('={{ $json.ws }}'),
+				identifier: '={{ $json.name }}',
+			}),
+			[
+				{ ws: billing, name: 'Letters' },
+				{ ws: hr, name: 'Contracts' },
+			],
+		);
+		expect(created.error).toBeUndefined();
+		expect(ofItem(created, 'identifier')).toEqual(['Letters', 'Contracts']);
+		expect(ofItem(created, 'app_id')).toEqual([billing, hr]);
+		const ids = ofItem(created, 'id').map(String);
+
+		const byItemId = { templateFolderId: byId('={{ $json.id }}') };
+		const got = await run(
+			sb,
+			on('templateFolder', 'get', byItemId),
+			ids.map((id) => ({ id })),
+		);
+		expect(ofItem(got, 'identifier')).toEqual(['Letters', 'Contracts']);
+
+		const listed = await run(
+			sb,
+			on('templateFolder', 'getAll', { workspaceId: byId('={{ $json.ws }}'), returnAll: true }),
+			[{ ws: billing }, { ws: hr }],
+		);
+		expect(namesByItem(listed)).toEqual([
+			['Billing', 'Letters'],
+			['Contracts', 'Payroll'],
+		]);
+
+		const renamed = await run(
+			sb,
+			on('templateFolder', 'update', { ...byItemId, identifier: '={{ $json.name }}' }),
+			[
+				{ id: ids[0], name: 'Mail' },
+				{ id: ids[1], name: 'Deals' },
+			],
+		);
+		expect(ofItem(renamed, 'id')).toEqual(ids);
+		expect(ofItem(renamed, 'identifier')).toEqual(['Mail', 'Deals']);
+
+		const deleted = await run(
+			sb,
+			on('templateFolder', 'delete', byItemId),
+			ids.map((id) => ({ id })),
+		);
+		expect(ofItem(deleted, 'id')).toEqual(ids);
+		expect(sb.library.folders.some((folder) => ids.includes(folder.id))).toBe(false);
+	});
+
+	test('templates: create, list and update each read their item’s own workspace, Template Fields and ID', async () => {
+		const [billing, hr] = [workspace(), workspace('Acme HR')];
+		const created = await run(
+			sb,
+			on('template', 'create', {
+				workspaceId: byId('={{ $json.ws }}'),
+				templateFields: { identifier: '={{ $json.name }}' },
+			}),
+			[
+				{ ws: billing, name: 'quote' },
+				{ ws: hr, name: 'contract' },
+			],
+		);
+		expect(created.error).toBeUndefined();
+		expect(ofItem(created, 'identifier')).toEqual(['quote', 'contract']);
+		expect(
+			sentBodies('POST').map((body) => (body.document_template as Record<string, unknown>).app_id),
+		).toEqual(expect.arrayContaining([billing, hr]));
+		const ids = ofItem(created, 'id').map(String);
+
+		const listed = await run(
+			sb,
+			on('template', 'getAll', { workspaceId: byId('={{ $json.ws }}'), returnAll: true }),
+			[{ ws: billing }, { ws: hr }],
+		);
+		const [inBilling, inHr] = namesByItem(listed);
+		expect(inBilling).toContain('quote');
+		expect(inBilling).not.toContain('contract');
+		expect(inHr).toContain('contract');
+		expect(inHr).not.toContain('quote');
+
+		const updated = await run(
+			sb,
+			on('template', 'update', {
+				templateId: byId('={{ $json.id }}'),
+				templateFields: { identifier: '={{ $json.name }}' },
+			}),
+			[
+				{ id: ids[0], name: 'quote-2' },
+				{ id: ids[1], name: 'contract-2' },
+			],
+		);
+		expect(ofItem(updated, 'id')).toEqual(ids);
+		expect(ofItem(updated, 'identifier')).toEqual(['quote-2', 'contract-2']);
+	});
+});
+
 describe('PDF engines and folders of a template', () => {
 	test('the engines are offered, the supported first, the deprecated one marked with its date', async () => {
 		const options = await loadOptions('getPdfEngines', { credentials: credentialsFor(sb) });

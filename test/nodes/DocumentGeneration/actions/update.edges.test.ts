@@ -297,6 +297,81 @@ test('each item’s own Files Into Payload rows: a path from an expression puts 
 	]);
 });
 
+/** Each PUT's document by the id it was sent to, in the order of `docs`. */
+const putsTo = (docs: Array<{ id: string }>) =>
+	docs.map(
+		(doc) =>
+			(
+				writes(sb).find((r) => r.path === `/api/v1/documents/${doc.id}`)?.body as {
+					document: IDataObject;
+				}
+			)?.document,
+	);
+
+test('Update Fields from expressions are read for each item: each document gets its own payload and File Name', async () => {
+	const docs = [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'draft' }));
+	const result = await run(
+		sb,
+		onDocument('update', '={{ $json.id }}', {
+			updateFields: { payload: '={{ $json.payload }}', filename: '={{ $json.name }}' },
+			waitForCompletion: false,
+		}),
+		[
+			{ id: docs[0].id, payload: '{"v": 10}', name: 'first.pdf' },
+			{ id: docs[1].id, payload: '{"v": 20}', name: 'second.pdf' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(putsTo(docs)).toEqual([
+		expect.objectContaining({
+			payload: { v: 10 },
+			meta: expect.objectContaining({ _filename: 'first.pdf' }),
+		}),
+		expect.objectContaining({
+			payload: { v: 20 },
+			meta: expect.objectContaining({ _filename: 'second.pdf' }),
+		}),
+	]);
+});
+
+test('Image Options from an expression are read for each item: each document gets its own width', async () => {
+	const docs = [1, 2].map(() => sb.createDocument({ meta: {}, status: 'success' }));
+	const result = await run(
+		sb,
+		onDocument('update', '={{ $json.id }}', {
+			imageOptions: { format: 'png', width: '={{ $json.width }}' },
+			waitForCompletion: false,
+		}),
+		[
+			{ id: docs[0].id, width: 300 },
+			{ id: docs[1].id, width: 600 },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(putsTo(docs)).toEqual([
+		{ meta: { _type: 'png', _width: 300 } },
+		{ meta: { _type: 'png', _width: 600 } },
+	]);
+});
+
+test('Download File from an expression is read for each item: only the item that asks for the regenerated file gets it', async () => {
+	const docs = [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'success' }));
+	const result = await run(
+		sb,
+		onDocument('update', '={{ $json.id }}', {
+			updateFields: { status: 'pending' },
+			download: '={{ $json.download }}',
+		}),
+		[
+			{ id: docs[0].id, download: false },
+			{ id: docs[1].id, download: true },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([[], ['data']]);
+	expect(fileRequests(sb)).toHaveLength(1);
+});
+
 test('Template: a locator left empty sends none; an ID typed as text is sent', async () => {
 	const doc = sb.createDocument({ status: 'draft' });
 	const receipt = templateId(sb, 'receipt');

@@ -110,3 +110,30 @@ test('Files Into Payload: each item’s rows are its own (a path from an express
 		{ order: 'A', back: uri },
 	]);
 });
+
+test('Template Fields defined below from expressions: each item’s mapping gives its own payload', async () => {
+	const mappedCreate = invoiceCreate(sb, '{"from_json": true}', {
+		payloadMode: 'templateFields',
+		mappedFields: {
+			mappingMode: 'defineBelow',
+			value: { number: '={{ $json.ref }}' },
+			schema: [{ id: 'number', type: 'string' }],
+		} as unknown as INodeParameters,
+		waitForCompletion: false,
+	});
+	await run(sb, mappedCreate, [{ ref: 'N-1' }, { ref: 'N-2' }]);
+	expect(sentPayloads(sb)).toEqual([{ number: 'N-1' }, { number: 'N-2' }]);
+});
+
+test('a Payload Mode from an expression is read for each item: each payload comes from the field its own mode names', async () => {
+	const mixedCreate = invoiceCreate(sb, '={{ { "via": "json", "name": $json.name } }}', {
+		payloadMode: '={{ $json.mode }}',
+		payloadFields: { values: [{ key: 'customer', value: '={{ $json.name }}' }] },
+		waitForCompletion: false,
+	});
+	await run(sb, mixedCreate, [
+		{ mode: 'json', name: 'Ada' },
+		{ mode: 'fields', name: 'Grace' },
+	]);
+	expect(sentPayloads(sb)).toEqual([{ via: 'json', name: 'Ada' }, { customer: 'Grace' }]);
+});

@@ -10,7 +10,7 @@ import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 import { readGenerationOptions } from '../../../../nodes/DocumentGeneration/engine/options';
 
 import { useSandbox } from '../../../harness/use-sandbox';
-import { apiRequests, fileRequests, invoiceCreate, run } from '../helpers';
+import { CONTINUE, apiRequests, fileRequests, invoiceCreate, run } from '../helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
 
@@ -67,6 +67,86 @@ test('waiting without Download File gets no file', async () => {
 	expect(result.items[0].json.status).toBe('success');
 	expect(result.items[0].binary).toBeUndefined();
 	expect(fileRequests(sb)).toEqual([]);
+});
+
+// Each item's own options: the values below come from each item's data, so an option read for
+// the first item only would give every document the first one's.
+const numberedCreate = (extra: INodeParameters) =>
+	invoiceCreate(sb, '={{ { "n": $json.n } }}', extra);
+const binaryFields = (items: Array<{ binary?: object }>) =>
+	items.map((item) => Object.keys(item.binary ?? {}));
+
+test('Wait for Completion from an expression is read for each item: only the item that asks is waited for', async () => {
+	const result = await run(
+		sb,
+		numberedCreate({ waitForCompletion: '={{ $json.wait }}', download: false }),
+		[
+			{ n: 1, wait: false },
+			{ n: 2, wait: true },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => item.json.status)).toEqual(['pending', 'success']);
+});
+
+test('Download File from an expression is read for each item: only the items that ask for a file get one', async () => {
+	const result = await run(sb, numberedCreate({ download: '={{ $json.download }}' }), [
+		{ n: 1, download: true },
+		{ n: 2, download: false },
+		{ n: 3, download: true },
+	]);
+	expect(result.error).toBeUndefined();
+	expect(binaryFields(result.items)).toEqual([['data'], [], ['data']]);
+	expect(fileRequests(sb)).toHaveLength(2);
+});
+
+test('Put Output File in Field from an expression is read for each item: each file goes in the field its own data names', async () => {
+	const result = await run(
+		sb,
+		numberedCreate({ download: true, binaryPropertyName: '={{ $json.field }}' }),
+		[
+			{ n: 1, field: 'first' },
+			{ n: 2, field: 'second' },
+		],
+	);
+	expect(result.error).toBeUndefined();
+	expect(binaryFields(result.items)).toEqual([['first'], ['second']]);
+});
+
+test('a Max File Size from an expression is read for each item: a 3 MB file taken at 5 MB, refused at 1 MB', async () => {
+	sb.setOptions({ fileSizeBytes: 3 * 1024 * 1024 });
+	try {
+		const result = await run(
+			sb,
+			numberedCreate({ download: true, maxFileSize: '={{ $json.max }}' }),
+			[
+				{ n: 1, max: 5 },
+				{ n: 2, max: 1 },
+			],
+			CONTINUE,
+		);
+		expect(binaryFields(result.items)).toEqual([['data'], []]);
+		expect(result.items[1].json.error).toMatch(/is larger than the Max File Size \(1 MB\)/);
+	} finally {
+		// The sandbox serves every test of this file: its files go back to their own size.
+		sb.setOptions({ fileSizeBytes: 0 });
+	}
+});
+
+test('a Wait Timeout from an expression is read for each item: only the item whose own value is 0 is refused', async () => {
+	const result = await run(
+		sb,
+		numberedCreate({ options: { waitTimeout: '={{ $json.timeout }}' } }),
+		[
+			{ n: 1, timeout: 300 },
+			{ n: 2, timeout: 0 },
+		],
+		CONTINUE,
+	);
+	expect(result.items[0].json).toMatchObject({ status: 'success' });
+	expect(result.items[1].json.error).toMatch(
+		/^The wait timeout must be a whole number of at least 1, but it is 0/,
+	);
 });
 
 // The record a draft hands the engine, read with a stand-in for n8n's parameter reader: the

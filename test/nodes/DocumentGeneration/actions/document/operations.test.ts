@@ -312,6 +312,30 @@ describe('get', () => {
 		expect(result.items.map((i) => (i.json.meta as IDataObject).n)).toEqual([1, 2, 3, 4, 5]);
 		expect(pairs(result)).toEqual([0, 1, 2, 3, 4]);
 	});
+
+	test('Include Payload from an expression is read for each item: each gets the document its own data asks for', async () => {
+		const doc = sb.createDocument({ payload: { customer: 'Ada' }, status: 'success' });
+		const result = await run(
+			sb,
+			onDocument('get', doc.id, { options: { includePayload: '={{ $json.full }}' } }),
+			[{ full: false }, { full: true }, { full: false }],
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.payload)).toEqual([
+			undefined,
+			{ customer: 'Ada' },
+			undefined,
+		]);
+		expect(
+			apiRequests(sb)
+				.map((r) => r.path.replace(doc.id, ':id'))
+				.sort(),
+		).toEqual([
+			'/api/v1/document_cards/:id',
+			'/api/v1/document_cards/:id',
+			'/api/v1/documents/:id',
+		]);
+	});
 });
 
 describe('getAll', () => {
@@ -446,6 +470,29 @@ describe('getAll', () => {
 		expect(result.items).toHaveLength(32);
 		expect(pairs(result)).toEqual([0, 0, ...Array(30).fill(1)]);
 		expect(pageRequests()).toHaveLength(1 + 1);
+	});
+
+	test('Filters from an expression are read for each item: each lists the documents its own data asks for', async () => {
+		seed(3);
+		seed(2, { status: 'failure' });
+		const result = await run(
+			list,
+			{
+				resource: 'document',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { status: '={{ $json.status }}' },
+			},
+			[{ status: 'success' }, { status: 'failure' }],
+		);
+		expect(result.error).toBeUndefined();
+		expect(pageRequests().map((r) => r.query['q[status]'])).toEqual(
+			expect.arrayContaining(['success', 'failure']),
+		);
+		expect(result.items.map((i) => [i.pairedItem, i.json.status])).toEqual([
+			...Array(3).fill([{ item: 0 }, 'success']),
+			...Array(2).fill([{ item: 1 }, 'failure']),
+		]);
 	});
 });
 
