@@ -255,6 +255,21 @@ describe('each item its own parameters (values from expressions, so a read of th
 		);
 	const sentBodies = (method: string) =>
 		sb.requests.filter((r) => r.method === method).map((r) => r.body as Record<string, unknown>);
+	/** Deletes each of `ids` from an item of its own; each item's answer names its id, none is left stored. */
+	async function expectDeletedEach(
+		resource: 'snippet' | 'templateFolder',
+		byItemId: INodeParameters,
+		ids: string[],
+	) {
+		const deleted = await run(
+			sb,
+			on(resource, 'delete', byItemId),
+			ids.map((id) => ({ id })),
+		);
+		expect(ofItem(deleted, 'id')).toEqual(ids);
+		const stored = resource === 'snippet' ? sb.library.snippets : sb.library.folders;
+		expect(stored.some((kept) => ids.includes(kept.id))).toBe(false);
+	}
 
 	test('snippets: create, get, list, update and delete each read their item’s own workspace, name, code, ID and limit', async () => {
 		const [billing, hr] = [workspace(), workspace('Acme HR')];
@@ -311,13 +326,7 @@ describe('each item its own parameters (values from expressions, so a read of th
 		expect(ofItem(updated, 'code')).toEqual(['<p>a2</p>', '<p>b2</p>']);
 		expect(ofItem(updated, 'id')).toEqual(ids);
 
-		const deleted = await run(
-			sb,
-			on('snippet', 'delete', byItemId),
-			ids.map((id) => ({ id })),
-		);
-		expect(ofItem(deleted, 'id')).toEqual(ids);
-		expect(sb.library.snippets.some((snippet) => ids.includes(snippet.id))).toBe(false);
+		await expectDeletedEach('snippet', byItemId, ids);
 	});
 
 	test('template folders: create, get, list, rename and delete each read their item’s own workspace, name and ID', async () => {
@@ -367,13 +376,7 @@ describe('each item its own parameters (values from expressions, so a read of th
 		expect(ofItem(renamed, 'id')).toEqual(ids);
 		expect(ofItem(renamed, 'identifier')).toEqual(['Mail', 'Deals']);
 
-		const deleted = await run(
-			sb,
-			on('templateFolder', 'delete', byItemId),
-			ids.map((id) => ({ id })),
-		);
-		expect(ofItem(deleted, 'id')).toEqual(ids);
-		expect(sb.library.folders.some((folder) => ids.includes(folder.id))).toBe(false);
+		await expectDeletedEach('templateFolder', byItemId, ids);
 	});
 
 	test('templates: create, list and update each read their item’s own workspace, Template Fields and ID', async () => {
