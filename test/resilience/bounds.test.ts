@@ -196,16 +196,20 @@ describe('file names: 200 UTF-16 units, the extension kept', () => {
 				expect(name.endsWith('n.pdf')).toBe(true);
 			}),
 		);
-		expect(baseName(`${'é'.repeat(196)}.pdf`)).toBe(`${'é'.repeat(196)}.pdf`);
+		// 124 characters, 244 bytes: under both counts, kept whole.
+		expect(baseName(`${'é'.repeat(120)}.pdf`)).toBe(`${'é'.repeat(120)}.pdf`);
 	});
 });
+
+/** Half of a character written as two UTF-16 units, without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 describe('known gap: a file name is cut by UTF-16 units, not by characters or bytes', () => {
 	it.failing('a cut name never splits a character in two (no lone surrogate)', () => {
 		fc.assert(
 			fc.property(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 100, max: 200 }), (k, n) => {
 				const name = baseName(`${'a'.repeat(k)}${'😀'.repeat(n)}.pdf`);
-				expect(name.isWellFormed()).toBe(true);
+				expect(name).not.toMatch(LONE_SURROGATE);
 				expect(name.endsWith('.pdf')).toBe(true);
 			}),
 		);
