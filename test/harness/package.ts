@@ -69,6 +69,8 @@ export interface HarnessFile {
 	base64: string;
 	mimeType: string;
 	fileName?: string;
+	/** Metadata that overrides what n8n recorded (`fileSize`, `bytes`): a file that misstates its size. */
+	claims?: { fileSize?: string; bytes?: number };
 }
 
 /** An item of the start node: its `$files` stored as the item's binary data, the rest its JSON. */
@@ -78,7 +80,8 @@ async function withFiles(ctx: IExecuteFunctions, json: IDataObject): Promise<INo
 	const binary: INodeExecutionData['binary'] = {};
 	for (const [name, file] of Object.entries($files)) {
 		const bytes = Buffer.from(file.base64, 'base64');
-		binary[name] = await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+		const stored = await ctx.helpers.prepareBinaryData(bytes, file.fileName, file.mimeType);
+		binary[name] = { ...stored, ...file.claims };
 	}
 	return { json: rest, binary };
 }
