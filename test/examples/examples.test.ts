@@ -47,7 +47,17 @@ const HOW_EACH_RUNS: Record<string, string> = {
 	'on-document-ready-instant.json':
 		'npm run test:e2e, the queue-mode leg: imported as it is into a real n8n (Remove Duplicates is not in this engine)',
 	'template-fields-payslip.json': 'here',
+	'templates-as-code.json':
+		"pending: its node parameters land with issue 53 (see PENDING_NODE_PARAMETERS); then here, n8n's Read/Write Files from Disk played by a harness stand-in reading examples/templates/invoice.html, and in a real n8n in npm run test:e2e",
 };
+
+/**
+ * PENDING: examples whose nodes set parameters the node does not have yet (issue 53: Template
+ * → Preview, Page Settings, Body From File, Retention, Document → Create's Channel). Their
+ * parameter check below is `test.failing` until the node has them; the day it does, that check
+ * passes and so turns red: then delete the entry here and add the example's run.
+ */
+const PENDING_NODE_PARAMETERS = ['templates-as-code.json'];
 
 /** n8n's own nodes the examples use, with the type versions they were saved with. */
 const N8N_NODE_VERSIONS: Record<string, number[]> = {
@@ -55,6 +65,7 @@ const N8N_NODE_VERSIONS: Record<string, number[]> = {
 	'n8n-nodes-base.stickyNote': [1],
 	'n8n-nodes-base.removeDuplicates': [2],
 	'n8n-nodes-base.convertToFile': [1.1],
+	'n8n-nodes-base.readWriteFile': [1, 1.1],
 	'n8n-nodes-base.set': [3.4],
 	'n8n-nodes-base.wait': [1.1],
 	'n8n-nodes-base.if': [2.2],
@@ -127,51 +138,62 @@ describe('each example is an importable n8n workflow', () => {
 		);
 	});
 
-	test.each(exampleFiles())('%s: real node types, known parameters, valid connections', (file) => {
-		const example = readExample(file);
-		expect(example.name).toEqual(expect.any(String));
-		const names = new Set(example.nodes.map((n) => n.name));
-		expect(names.size).toBe(example.nodes.length);
-		for (const node of example.nodes as INode[]) {
-			expect(node.id).toEqual(expect.any(String));
-			expect(node.position).toHaveLength(2);
-			if (!node.type.startsWith(`${PACKAGE_NAME}.`)) {
-				// n8n's own nodes (Manual Trigger, and AI nodes in the agent example).
-				expect(node.type).toMatch(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\.[a-zA-Z]+$/);
-				continue;
-			}
-			// n8n offers a node that is usableAsTool as `<name>Tool` too, with a tool description.
-			const asTool = node.type.endsWith('Tool');
-			const description = pkg.nodeDescription(
-				asTool ? node.type.slice(0, -'Tool'.length) : node.type,
-			);
-			// An example is what a user imports today: the node's newest version, as a new node gets.
-			expect(node.typeVersion).toBe(
-				description.defaultVersion ?? Math.max(...[description.version].flat()),
-			);
-			// Every parameter set in the example is one the node has (n8n adds pollTimes to polling nodes).
-			const known = new Set(description.properties.map((p) => p.name));
-			if (description.polling) known.add('pollTimes');
-			if (asTool) for (const extra of ['descriptionType', 'toolDescription']) known.add(extra);
-			for (const name of Object.keys(node.parameters))
-				expect([node.name, name, known.has(name)]).toEqual([node.name, name, true]);
-			// Parameters are complete once the user has picked the template (and workspace) left
-			// empty for them.
-			const filled = forHarness(
-				{ ...example, nodes: [node] },
-				{ templateId: invoiceTemplate(), workspaceId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' },
-			).nodes[0];
-			const issues = nodeParameterIssues(description.properties, filled, description);
-			expect([node.name, issues]).toEqual([node.name, null]);
-		}
-		for (const [from, byType] of Object.entries(example.connections)) {
-			expect(names.has(from)).toBe(true);
-			for (const outputs of Object.values(byType)) {
-				for (const connection of outputs.flat()) expect(names.has(connection!.node)).toBe(true);
-			}
-		}
-	});
+	const ready = exampleFiles().filter((file) => !PENDING_NODE_PARAMETERS.includes(file));
+	test.each(ready)('%s: real node types, known parameters, valid connections', (file) =>
+		expectImportable(file),
+	);
+	// PENDING (see PENDING_NODE_PARAMETERS): expected to fail until the node has their parameters.
+	test.failing.each(PENDING_NODE_PARAMETERS)(
+		'%s: real node types, known parameters, valid connections (pending the node side)',
+		(file) => expectImportable(file),
+	);
 });
+
+/** Real node types and versions, parameters the node has and complete, valid connections. */
+function expectImportable(file: string): void {
+	const example = readExample(file);
+	expect(example.name).toEqual(expect.any(String));
+	const names = new Set(example.nodes.map((n) => n.name));
+	expect(names.size).toBe(example.nodes.length);
+	for (const node of example.nodes as INode[]) {
+		expect(node.id).toEqual(expect.any(String));
+		expect(node.position).toHaveLength(2);
+		if (!node.type.startsWith(`${PACKAGE_NAME}.`)) {
+			// n8n's own nodes (Manual Trigger, and AI nodes in the agent example).
+			expect(node.type).toMatch(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\.[a-zA-Z]+$/);
+			continue;
+		}
+		// n8n offers a node that is usableAsTool as `<name>Tool` too, with a tool description.
+		const asTool = node.type.endsWith('Tool');
+		const description = pkg.nodeDescription(
+			asTool ? node.type.slice(0, -'Tool'.length) : node.type,
+		);
+		// An example is what a user imports today: the node's newest version, as a new node gets.
+		expect(node.typeVersion).toBe(
+			description.defaultVersion ?? Math.max(...[description.version].flat()),
+		);
+		// Every parameter set in the example is one the node has (n8n adds pollTimes to polling nodes).
+		const known = new Set(description.properties.map((p) => p.name));
+		if (description.polling) known.add('pollTimes');
+		if (asTool) for (const extra of ['descriptionType', 'toolDescription']) known.add(extra);
+		for (const name of Object.keys(node.parameters))
+			expect([node.name, name, known.has(name)]).toEqual([node.name, name, true]);
+		// Parameters are complete once the user has picked the template (and workspace) left
+		// empty for them.
+		const filled = forHarness(
+			{ ...example, nodes: [node] },
+			{ templateId: invoiceTemplate(), workspaceId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' },
+		).nodes[0];
+		const issues = nodeParameterIssues(description.properties, filled, description);
+		expect([node.name, issues]).toEqual([node.name, null]);
+	}
+	for (const [from, byType] of Object.entries(example.connections)) {
+		expect(names.has(from)).toBe(true);
+		for (const outputs of Object.values(byType)) {
+			for (const connection of outputs.flat()) expect(names.has(connection!.node)).toBe(true);
+		}
+	}
+}
 
 describe('running the examples', () => {
 	runs(

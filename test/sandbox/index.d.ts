@@ -38,6 +38,9 @@ export interface SandboxOptions {
 	workers?: number;
 	/** Files are padded with spaces to this size (bytes), streamed as sent; default 0. */
 	fileSizeBytes?: number;
+	/** the plan's longest template retention (`ttl`, seconds): a longer one is 422; a new
+	 * template starts with it; default 2592000 (30 days) */
+	maxTemplateTtl?: number;
 	/** makes ids and randomness deterministic */
 	seed?: number;
 	/** how long documents/sync holds the request before answering with the document as it is; default 30000 */
@@ -225,8 +228,38 @@ export interface TemplateRecord {
 	pdf_engine_draft_id?: string;
 	pdf_engine_name?: string;
 	pdf_engine_deprecated_on?: string | null;
+	body: string;
+	body_draft: string;
+	scss_style: string;
+	scss_style_draft: string;
+	/** strings of JSON, as the API shows them */
+	sample_data: string;
+	sample_data_draft: string;
+	/** JSON fields (objects): an update's `settings_draft` replaces the draft settings whole */
+	settings: TemplateSettings;
+	settings_draft: TemplateSettings;
+	/** seconds a document of the template is kept (capped by `maxTemplateTtl`) */
+	ttl: number;
+	deleted_at: string | null;
 	created_at: number;
 	updated_at: number;
+}
+
+/** A template's settings: page settings of a PDF template, or an image template's size. */
+export interface TemplateSettings {
+	paper_format?: 'a3' | 'a4' | 'a5' | 'letter' | 'legal' | 'custom';
+	paper_width?: number;
+	paper_height?: number;
+	orientation?: 'portrait' | 'landscape';
+	margin?: number | { top?: number; right?: number; bottom?: number; left?: number };
+	header?: { left?: string; center?: string; right?: string; content?: string };
+	footer?: { left?: string; center?: string; right?: string; content?: string };
+	inject_javascript?: boolean | string;
+	use_emojis?: boolean;
+	use_paged?: boolean;
+	width?: number;
+	height?: number;
+	transparent?: boolean;
 }
 
 /** A snippet or a template folder as the sandbox keeps it (times as ms numbers). */

@@ -10,6 +10,8 @@ const http = require('http');
 const { createClock } = require('./clock');
 const { createStore, ValidationError } = require('./store');
 const { templateRoutes } = require('./templates');
+const { createTemplatePreviews } = require('./templatePreviews');
+const { DEFAULT_MAX_TTL } = require('./templateSettings');
 const { createWebhooks, DEFAULT_WEBHOOK_SECRET } = require('./webhooks');
 const { createCatalog } = require('./catalog');
 const { createFiles } = require('./files');
@@ -47,6 +49,7 @@ const DEFAULT_OPTIONS = {
 	workers: 0,
 	quotaMode: 'refuse',
 	fileSizeBytes: 0,
+	maxTemplateTtl: DEFAULT_MAX_TTL,
 	seed: undefined,
 };
 
@@ -345,6 +348,7 @@ async function startSandbox(userOptions = {}) {
 	});
 	webhooks = createWebhooks({ store, random, clock, options });
 	const catalog = createCatalog({ store, random, now: () => clock.now(), options });
+	const previews = createTemplatePreviews({ store, random, baseUrl: () => baseUrl });
 	const faults = createFaults();
 	const requests = [];
 	const sockets = new Set();
@@ -398,17 +402,6 @@ async function startSandbox(userOptions = {}) {
 			(ctx, id) =>
 				store.remove(id) ? { status: 204, headers: {}, body: '' } : notFound('Document', id),
 		],
-		['GET', /^\/api\/v1\/document_template_cards$/, (ctx) => listTemplateCards(ctx.query)],
-		[
-			'GET',
-			/^\/api\/v1\/document_template_cards\/([^/]+)$/,
-			(ctx, id) => {
-				const t = store.templateById(id);
-				return t
-					? json(200, { document_template_card: store.asTemplateCard(t) })
-					: notFound('DocumentTemplate', id);
-			},
-		],
 		['GET', /^\/api\/v1\/workspace_cards$/, (ctx) => listWorkspaceCards(ctx.query)],
 		...templateRoutes({
 			store,
@@ -420,6 +413,9 @@ async function startSandbox(userOptions = {}) {
 			withBody,
 			paginate,
 			queryValue,
+			previews,
+			errorList,
+			options,
 		}),
 		...webhooks.routes({ json, notFound, withBody, unprocessable }),
 		...catalog.routes({ json, notFound, withBody, unprocessable, paginate, queryValue }),
@@ -542,25 +538,6 @@ async function startSandbox(userOptions = {}) {
 		return json(200, { document_cards: items.map(store.asCard), meta });
 	}
 
-	function listTemplateCards(query) {
-		const workspaceId = queryValue(query, 'q[workspace_id]');
-		const search = String(queryValue(query, 'q[search]') || '')
-			.trim()
-			.toLowerCase();
-		const list = store.templates
-			.filter(
-				(t) =>
-					(!workspaceId || t.app_id === workspaceId) &&
-					(!search || t.identifier.toLowerCase().includes(search)),
-			)
-			.slice()
-			.sort((a, b) => a.identifier.localeCompare(b.identifier));
-		if (queryValue(query, 'page') === 'all')
-			return json(200, { document_template_cards: list.map(store.asTemplateCard) });
-		const { items, meta } = paginate(list, query);
-		return json(200, { document_template_cards: items.map(store.asTemplateCard), meta });
-	}
-
 	function listWorkspaceCards(query) {
 		const list = store.workspaces.slice().sort((a, b) => a.identifier.localeCompare(b.identifier));
 		if (queryValue(query, 'page') === 'all')
@@ -576,7 +553,6 @@ async function startSandbox(userOptions = {}) {
 	const limiter = createRateLimiter(() => options.rateLimit, clock);
 
 	// ---- dispatch ----
-	// ---- dispatch ----
 
 	/** Produces the response descriptor for a request (the "handling"). */
 	async function handle(ctx) {
@@ -585,6 +561,8 @@ async function startSandbox(userOptions = {}) {
 		if ((m = /^\/share\/([^/]+)\/[^/]+$/.exec(ctx.path))) return files.share(ctx, m[1]);
 		if ((m = /^\/preview\/([^/]+)$/.exec(ctx.path)) && ctx.method === 'GET')
 			return files.preview(ctx, m[1]);
+		const templateFile = previews.serve(ctx);
+		if (templateFile) return templateFile;
 
 		const path = ctx.path.length > 1 ? ctx.path.replace(/\/+$/, '') : ctx.path;
 		for (const [methods, pattern, fn] of routes) {

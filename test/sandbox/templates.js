@@ -1,8 +1,16 @@
 'use strict';
 // Templates of the sandbox: the full record as the service keeps it (with an auth_token, as
-// the service has, which clients must never output), and the document_templates routes.
+// the service has, which clients must never output), the document_templates routes, the
+// template cards' list (folders, sort) and the draft's debug preview.
 
+const crypto = require('crypto');
 const { uuidV4, isoTime } = require('./util');
+const {
+	defaultSettings,
+	settingsErrors,
+	ttlErrors,
+	DEFAULT_MAX_TTL,
+} = require('./templateSettings');
 
 const OUTPUT_TYPES = ['pdf', 'image', 'png', 'jpg', 'webp'];
 
@@ -117,8 +125,10 @@ function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest 
 		scss_style_draft: scss,
 		sample_data: sample,
 		sample_data_draft: sample,
-		settings: '{}',
-		settings_draft: '{}',
+		settings: defaultSettings(output_type === 'pdf' ? 'pdf' : 'image'),
+		settings_draft: defaultSettings(output_type === 'pdf' ? 'pdf' : 'image'),
+		ttl: rest.ttl ?? DEFAULT_MAX_TTL,
+		deleted_at: null,
 		edition_mode: 'code',
 		pdf_engine_name: 'v4',
 		auth_token: random.bytes(16).toString('hex'),
@@ -129,16 +139,23 @@ function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest 
 
 /**
  * The full record, as GET /document_templates/:id answers it (auth_token included; the
- * engine's deprecation date is a card's field only).
+ * engine's deprecation date is a card's field only), with its live `preview_url` and a
+ * `checksum` of its draft.
  */
-function asTemplate(t) {
+function asTemplate(t, previews) {
 	const record = { ...t, created_at: isoTime(t.created_at), updated_at: isoTime(t.updated_at) };
 	delete record.pdf_engine_deprecated_on;
+	const drafts = [t.body_draft, t.scss_style_draft, t.sample_data_draft];
+	record.checksum = crypto
+		.createHash('md5')
+		.update(JSON.stringify([...drafts, t.settings_draft]))
+		.digest('hex');
+	if (previews) record.preview_url = previews.previewUrlOf(t);
 	return record;
 }
 
 /** Checks a create/update body's fields; returns the changes or throws ValidationError. */
-function templateChanges(body, creating, { workspaces, ValidationError, catalog }) {
+function templateChanges(body, creating, { workspaces, ValidationError, catalog, maxTtl }) {
 	const errors = {};
 	const add = (k, m) => (errors[k] = errors[k] || []).push(m);
 	if (body === null || typeof body !== 'object' || Array.isArray(body))
@@ -158,19 +175,29 @@ function templateChanges(body, creating, { workspaces, ValidationError, catalog 
 		if (typeof body[key] !== 'string') add(key, 'must be a text');
 		else out[key] = body[key];
 	}
-	for (const key of ['sample_data_draft', 'settings_draft']) {
-		if (body[key] === undefined) continue;
-		const value = body[key];
+	if (body.sample_data_draft !== undefined) {
+		const value = body.sample_data_draft;
 		if (value !== null && typeof value === 'object' && !Array.isArray(value))
-			out[key] = JSON.stringify(value);
+			out.sample_data_draft = JSON.stringify(value);
 		else if (typeof value === 'string') {
 			try {
 				JSON.parse(value);
-				out[key] = value;
+				out.sample_data_draft = value;
 			} catch {
-				add(key, 'must be valid JSON');
+				add('sample_data_draft', 'must be valid JSON');
 			}
-		} else add(key, 'must be a JSON object');
+		} else add('sample_data_draft', 'must be a JSON object');
+	}
+	// A JSON field: the object sent replaces the draft settings whole (nothing is merged).
+	if (body.settings_draft !== undefined) {
+		const messages = settingsErrors(body.settings_draft);
+		messages.forEach((m) => add('settings_draft', m));
+		if (!messages.length) out.settings_draft = structuredClone(body.settings_draft);
+	}
+	if (body.ttl !== undefined) {
+		const messages = ttlErrors(body.ttl, maxTtl);
+		messages.forEach((m) => add('ttl', m));
+		if (!messages.length) out.ttl = body.ttl;
 	}
 	if (body.pdf_engine_draft_id !== undefined) {
 		if (!catalog.engineById(body.pdf_engine_draft_id)) add('pdf_engine_draft', 'must exist');
@@ -193,23 +220,104 @@ function templateChanges(body, creating, { workspaces, ValidationError, catalog 
 	return out;
 }
 
+const SORTS = {
+	identifier: (a, b) => a.identifier.localeCompare(b.identifier),
+	updated_at: (a, b) => a.updated_at - b.updated_at,
+	created_at: (a, b) => a.created_at - b.created_at,
+};
+
 /**
- * The document_templates routes: [methods, pattern, handler(ctx, id)]. `deps` gives the store,
- * the clock, the random source and the response helpers of the sandbox.
+ * Narrows template cards by `q[folders]` (`all`, `none` for templates in no folder, or
+ * comma-joined folder IDs) and orders them by `sort` (`identifier`, `-updated_at`, ...; by
+ * identifier when absent). Answers { list } or { refused } (400) for a form it does not know.
  */
-function templateRoutes({
-	store,
-	catalog,
-	random,
-	now,
-	json,
-	notFound,
-	withBody,
-	paginate,
-	queryValue,
-}) {
-	const deps = { workspaces: store.workspaces, ValidationError: store.ValidationError, catalog };
+function foldersAndSort(list, query, queryValue) {
+	const refuse = (detail) => ({ refused: { status: 400, title: 'Bad Request', detail } });
+	if (query['q[folders][]'] !== undefined)
+		return refuse(
+			'q[folders][] is not a form the service knows: send q[folders]=all, none or ID1,ID2',
+		);
+	if (query['q[sort]'] !== undefined)
+		return refuse(
+			'q[sort] is not a parameter the service knows: send sort=identifier or sort=-updated_at',
+		);
+	const folders = queryValue(query, 'q[folders]');
+	let out = list;
+	if (folders !== undefined && folders !== 'all') {
+		const ids = String(folders)
+			.split(',')
+			.map((id) => id.trim())
+			.filter(Boolean);
+		out = list.filter((t) =>
+			folders === 'none' ? !t.template_folder_id : ids.includes(t.template_folder_id),
+		);
+	}
+	const sort = String(queryValue(query, 'sort') ?? 'identifier');
+	const compare = SORTS[sort.replace(/^-/, '')];
+	if (!compare)
+		return refuse(`sort=${sort} is not an order the service knows: sort=identifier or -updated_at`);
+	const sign = sort.startsWith('-') ? -1 : 1;
+	return { list: out.slice().sort((a, b) => sign * compare(a, b)) };
+}
+
+/**
+ * The document_templates and document_template_cards routes, and the draft's debug
+ * preview: [methods, pattern, handler(ctx, id)]. `deps` gives the store, the clock, the
+ * random source, the previews and the response helpers of the sandbox.
+ */
+function templateRoutes(deps) {
+	const { store, catalog, random, now, json, notFound, withBody, paginate, queryValue } = deps;
+	const { previews, errorList, options } = deps;
+	const checks = {
+		workspaces: store.workspaces,
+		ValidationError: store.ValidationError,
+		catalog,
+		maxTtl: options.maxTemplateTtl,
+	};
+	const record = (t) => asTemplate(t, previews);
 	return [
+		[
+			'GET',
+			/^\/api\/v1\/document_template_cards$/,
+			(ctx) => {
+				const workspaceId = queryValue(ctx.query, 'q[workspace_id]');
+				const search = String(queryValue(ctx.query, 'q[search]') || '')
+					.trim()
+					.toLowerCase();
+				const found = store.templates.filter(
+					(t) =>
+						(!workspaceId || t.app_id === workspaceId) &&
+						(!search || t.identifier.toLowerCase().includes(search)),
+				);
+				const { list, refused } = foldersAndSort(found, ctx.query, queryValue);
+				if (refused) return errorList(refused.status, refused.title, refused.detail);
+				if (queryValue(ctx.query, 'page') === 'all')
+					return json(200, { document_template_cards: list.map(store.asTemplateCard) });
+				const { items, meta } = paginate(list, ctx.query);
+				return json(200, { document_template_cards: items.map(store.asTemplateCard), meta });
+			},
+		],
+		[
+			'GET',
+			/^\/api\/v1\/document_template_cards\/([^/]+)$/,
+			(ctx, id) => {
+				const t = store.templateById(id);
+				return t
+					? json(200, { document_template_card: store.asTemplateCard(t) })
+					: notFound('DocumentTemplate', id);
+			},
+		],
+		[
+			// The draft rendered with its sample data, as the official CLI previews it.
+			'GET',
+			/^\/api\/v1\/document_template_debugs\/([^/]+)$/,
+			(ctx, id) => {
+				const t = store.templateById(id);
+				return t
+					? json(200, { document_template_debug: { url: previews.debugUrlOf(t) } })
+					: notFound('DocumentTemplate', id);
+			},
+		],
 		[
 			// The full records, 24 a page (the service's own n8n node tests its credential here).
 			'GET',
@@ -218,7 +326,7 @@ function templateRoutes({
 				const workspaceId = queryValue(ctx.query, 'q[workspace_id]');
 				const list = store.templates.filter((t) => !workspaceId || t.app_id === workspaceId);
 				const { items, meta } = paginate(list, ctx.query);
-				return json(200, { document_templates: items.map(asTemplate), meta });
+				return json(200, { document_templates: items.map(record), meta });
 			},
 		],
 		[
@@ -226,9 +334,7 @@ function templateRoutes({
 			/^\/api\/v1\/document_templates\/([^/]+)$/,
 			(ctx, id) => {
 				const t = store.templateById(id);
-				return t
-					? json(200, { document_template: asTemplate(t) })
-					: notFound('DocumentTemplate', id);
+				return t ? json(200, { document_template: record(t) }) : notFound('DocumentTemplate', id);
 			},
 		],
 		[
@@ -236,13 +342,14 @@ function templateRoutes({
 			/^\/api\/v1\/document_templates$/,
 			(ctx) =>
 				withBody(ctx, 'document_template', (body) => {
-					const changes = templateChanges(body, true, deps);
+					const changes = templateChanges(body, true, checks);
 					const at = now();
 					const t = newTemplate({
 						random,
 						identifier: changes.identifier,
 						app_id: changes.app_id,
 						output_type: changes.output_type ?? 'pdf',
+						ttl: Math.min(DEFAULT_MAX_TTL, options.maxTemplateTtl),
 						created_at: at,
 					});
 					// A new template renders with the current engine unless its draft names one.
@@ -255,7 +362,7 @@ function templateRoutes({
 					});
 					Object.assign(t, changes);
 					store.templates.push(t);
-					return json(201, { document_template: asTemplate(t) });
+					return json(201, { document_template: record(t) });
 				}),
 		],
 		[
@@ -265,8 +372,8 @@ function templateRoutes({
 				const t = store.templateById(id);
 				if (!t) return notFound('DocumentTemplate', id);
 				return withBody(ctx, 'document_template', (body) => {
-					Object.assign(t, templateChanges(body, false, deps), { updated_at: now() });
-					return json(200, { document_template: asTemplate(t) });
+					Object.assign(t, templateChanges(body, false, checks), { updated_at: now() });
+					return json(200, { document_template: record(t) });
 				});
 			},
 		],
