@@ -1,14 +1,15 @@
 'use strict';
 /* The Template Fields budget of `npm run bench` (see bench.js): each hostile template body or
- * sample data (megabyte scale, test/nodes/DocumentGeneration/templateFields/
- * pathological-templates.ts) must be answered within 1 s. Prints, for each case, the CPU time
+ * sample data (megabyte scale, test/harness/pathologicalTemplates.ts) must be answered within
+ * 1 s. Prints, for each case, the CPU time
  * the process spent and the time on the clock, and whether that is under the budget (1 s of
  * CPU, 5 s on the clock: the machine may be busy):
- * - the reader alone (the built package's templateFields/liquid.js and mapping.js): bodies of
+ * - the reader alone (the built package's templateFields/ liquidReader.js, templateFields.js and
+ *   resourceMapper.js): bodies of
  *   1 MB and of 500 KB with 1,000 sample keys, hostile sample data, 2,000 keys (the bound),
  *   a body of 5 MB and 100,000 sample keys (refused by size), 2,000 mapped fields at run time;
  * - the editor's whole answer (real engine, sandbox, reader): the same bodies and samples.
- * The suites (templateFields/bounds.test.ts, methods/resourceMapping-bounds.test.ts) check
+ * The suites (templateFields/liquidReader.test.ts, templateFields.test.ts, resourceMapper.test.ts) check
  * what each case answers; the time it takes is measured here, off the test machines.
  *   node scripts/bench-fields.js     (npm run bench -- --only fields) */
 const path = require('path');
@@ -29,9 +30,10 @@ async function runFields() {
 		keys,
 		LIMIT,
 		stopwatch,
-	} = require('../test/nodes/DocumentGeneration/templateFields/pathological-templates.ts');
-	const { variablesOf } = require(path.join(FIELDS, 'liquid.js'));
-	const { payloadFromMapping, templateFields } = require(path.join(FIELDS, 'mapping.js'));
+	} = require('../test/harness/pathologicalTemplates.ts');
+	const { variablesOf } = require(path.join(FIELDS, 'liquidReader.js'));
+	const { payloadFromMapping } = require(path.join(FIELDS, 'resourceMapper.js'));
+	const { templateFields } = require(path.join(FIELDS, 'templateFields.js'));
 
 	let cases = 0;
 	let missed = 0;
@@ -87,7 +89,7 @@ async function runFields() {
 
 	console.log('The editor (real engine, sandbox, reader):');
 	const { startSandbox } = require('../test/sandbox');
-	const { addTemplate, fieldsOf } = require('../test/nodes/DocumentGeneration/methods/helpers.ts');
+	const { addTemplate, fieldsOf } = require('../test/harness/templateFields.ts');
 	const sb = await startSandbox({ pendingMs: 20, generatingMs: 80 });
 	try {
 		const editor = async (name, body, sampleData = '{}') => {

@@ -13,7 +13,7 @@ import * as template from './actions/template/Template.resource';
 import * as templateFolder from './actions/templateFolder/TemplateFolder.resource';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from '../shared/methods';
-import * as resourceMapping from './methods/resourceMapping';
+import { resourceMapping } from './templateFields/resourceMapper';
 
 export class DocumentGeneration implements INodeType {
 	description: INodeTypeDescription = {

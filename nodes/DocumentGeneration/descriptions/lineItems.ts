@@ -9,10 +9,8 @@ import { withoutFileReferences } from '../../shared/helpers/binaryMode';
 import { asNodeError } from '../../shared/helpers/items';
 import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
-import { payloadFromMapping } from '../templateFields/mapping';
-import { payloadFromFields } from '../templateFields/payload';
-import { PAYLOAD_BOUNDS } from './payloadParts';
-import { nameValueRows } from './rows';
+import { payloadFromMapping } from '../templateFields/resourceMapper';
+import { nameValueRows, PAYLOAD_BOUNDS, payloadFromFields } from './payloadParts';
 
 const GROUPED = { grouping: ['all', 'byKey'] };
 

@@ -1,20 +1,27 @@
 /**
- * Create's payload: its Payload Mode (JSON, Fields, Template Fields) and the payload of one
- * document built from it, with the group's lines and the item's files, never empty and within
- * the size bound.
+ * A document's payload: Create's Payload Mode (JSON, Fields, Template Fields) and the payload of
+ * one document built from it, with the group's lines, never empty and within the size bound; and
+ * Files Into Payload of create and update, input files put into the payload as
+ * `data:<type>;base64,…` at a path the user names. Files are read only through n8n's binary
+ * helpers, so every binary data mode works, and so does Execution Logic v2, where the name is a
+ * path into the item such as `_files.logo`. The input item's own file is never changed.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { withoutFileReferences } from '../../shared/helpers/binaryMode';
-import { parseJsonObject } from '../../shared/helpers/parse';
+import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
-import { payloadFromMapping } from '../templateFields/mapping';
-import { payloadFromFields, requirePayload } from '../templateFields/payload';
+import { payloadFromMapping } from '../templateFields/resourceMapper';
 import { readLines } from './lineItems';
-import type { FileBudget } from './payloadFiles';
-import { readFileRows, readFiles, withFiles } from './payloadFiles';
-import { checkPayloadSize, withValueAt } from './payloadParts';
-import { nameValueRows } from './rows';
+import {
+	checkPayloadSize,
+	nameValueRows,
+	PAYLOAD_BOUNDS,
+	payloadFromFields,
+	requirePayload,
+	sizeText,
+	withValueAt,
+} from './payloadParts';
 
 export const payloadProperties: INodeProperties[] = [
 	{
@@ -135,4 +142,171 @@ export async function documentPayload(
 	payload = requirePayload(withFiles(payload, files), mode);
 	checkPayloadSize(payload);
 	return payload;
+}
+
+export const payloadFiles: INodeProperties = {
+	displayName: 'Files Into Payload',
+	name: 'payloadFiles',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add File',
+	default: {},
+	description:
+		'Files of the input item put into the payload as data URIs (data:image/png;base64,…), which a template shows with &lt;img src="{{ logo }}"&gt;. Each file may be 5 MB at most, the whole payload 20 MB.',
+	options: [
+		{
+			displayName: 'File',
+			name: 'files',
+			values: [
+				{
+					displayName: 'Input Binary Field',
+					name: 'binaryPropertyName',
+					type: 'string',
+					default: 'data',
+					required: true,
+					description:
+						'The name of the input file, as the Binary tab of the previous node shows it',
+					hint: 'In a workflow with Execution Logic v2 the file is in the item’s JSON: write its path, e.g. _files.data',
+				},
+				{
+					displayName: 'Payload Path',
+					name: 'path',
+					type: 'string',
+					default: '',
+					required: true,
+					placeholder: 'e.g. logo or company.logo',
+					description:
+						'Where the data URI goes in the payload (dots make nested objects); it replaces what is there',
+				},
+			],
+		},
+	],
+};
+
+/** One row: which input file goes where in the payload. */
+export interface FileRow {
+	property: string;
+	path: string;
+}
+
+/** The rows of Files Into Payload, checked; rows left blank are skipped. */
+export function readFileRows(value: unknown): FileRow[] {
+	const rows = value && typeof value === 'object' ? (value as IDataObject).files : undefined;
+	if (!Array.isArray(rows)) return [];
+	const read: FileRow[] = [];
+	rows.forEach((row: IDataObject, n) => {
+		const property = String(row?.binaryPropertyName ?? '').trim();
+		const path = String(row?.path ?? '').trim();
+		if (property === '' && path === '') return;
+		if (property === '' || path === '') {
+			throw new InputError(
+				`Files Into Payload → file ${n + 1} has no ${property === '' ? 'Input Binary Field' : 'Payload Path'}`,
+				'Give each file the name of the input file (e.g. data) and where it goes in the payload (e.g. logo)',
+			);
+		}
+		read.push({ property, path });
+	});
+	return read;
+}
+
+/** A MIME type fit for a data URI (`type/subtype`, its parameters left out), else the generic one. */
+function mimeOf(binary: IBinaryData): string {
+	const mime = String(binary.mimeType ?? '')
+		.split(';', 1)[0]
+		.trim()
+		.toLowerCase();
+	return /^[a-z0-9][a-z0-9.+-]{0,63}\/[a-z0-9][a-z0-9.+-]{0,127}$/.test(mime)
+		? mime
+		: 'application/octet-stream';
+}
+
+function tooLarge(row: FileRow, bytes: number): InputError {
+	return new InputError(
+		`The file "${row.property}" is ${sizeText(bytes)}, more than the ${sizeText(PAYLOAD_BOUNDS.fileBytes)} a file in the payload may be`,
+		'Use a smaller file (resize or compress the image before this node), or put a link to it in the payload instead',
+	);
+}
+
+/** The refusal of a row whose file the input item lacks. */
+function noFile(row: FileRow): InputError {
+	return new InputError(
+		`The input item has no file "${preview(row.property)}" for Files Into Payload`,
+		'Write the name the Binary tab of the previous node shows (e.g. data); in a workflow with Execution Logic v2, the path of the file in the item, e.g. _files.data',
+	);
+}
+
+/** The item's file, checked: it exists and is within the bound (before it is read when n8n knows its size). */
+function fileOf(ctx: IExecuteFunctions, itemIndex: number, row: FileRow): IBinaryData {
+	let binary: IBinaryData;
+	try {
+		binary = ctx.helpers.assertBinaryData(itemIndex, row.property);
+	} catch {
+		throw noFile(row);
+	}
+	if (typeof binary.bytes === 'number' && binary.bytes > PAYLOAD_BOUNDS.fileBytes)
+		throw tooLarge(row, binary.bytes);
+	return binary;
+}
+
+/** An input file read for the payload: where it goes and its data URI. */
+export interface PayloadFile {
+	property: string;
+	path: string;
+	uri: string;
+}
+
+/**
+ * What one node run may still read of input files: every document's files are read before
+ * anything is sent, so the run as a whole is bounded too, not only each payload.
+ */
+export class FileBudget {
+	constructor(private remaining = PAYLOAD_BOUNDS.runFileBytes) {}
+
+	/** Takes `bytes` of encoded file, or refuses when the run has read its bound already. */
+	take(bytes: number): void {
+		this.remaining -= bytes;
+		if (this.remaining >= 0) return;
+		throw new InputError(
+			`The input files of this run are more than the ${sizeText(PAYLOAD_BOUNDS.runFileBytes)} one run reads into payloads`,
+			'Send fewer items per run (Loop Over Items, e.g. 50 at a time) or smaller files',
+		);
+	}
+}
+
+/** The refusal of a document whose files alone make its payload too large. */
+function filesTooLarge(bytes: number): InputError {
+	return new InputError(
+		`The files of this document are ${sizeText(bytes)} as data URIs, more than the ${sizeText(PAYLOAD_BOUNDS.payloadBytes)} one payload accepts`,
+		'Use fewer or smaller files (resize images before this node), or links to them instead',
+	);
+}
+
+/** Each row's file of the item, read and checked, as a data URI; sends nothing. */
+export async function readFiles(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	rows: FileRow[],
+	budget: FileBudget,
+): Promise<PayloadFile[]> {
+	const files: PayloadFile[] = [];
+	let total = 0;
+	for (const row of rows) {
+		const binary = fileOf(ctx, itemIndex, row);
+		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, row.property);
+		if (buffer.length > PAYLOAD_BOUNDS.fileBytes) throw tooLarge(row, buffer.length);
+		const uri = `data:${mimeOf(binary)};base64,${buffer.toString('base64')}`;
+		total += uri.length;
+		if (total > PAYLOAD_BOUNDS.payloadBytes) throw filesTooLarge(total);
+		budget.take(uri.length);
+		files.push({ ...row, uri });
+	}
+	return files;
+}
+
+/** The payload with each file at its path; the payload given is not changed. */
+export function withFiles(payload: IDataObject, files: PayloadFile[]): IDataObject {
+	return files.reduce(
+		(result, file) => withValueAt(result, file.path, file.uri, `file "${file.property}"`),
+		payload,
+	);
 }

@@ -9,13 +9,21 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
 import { parseWriteStatus } from '../../../shared/helpers/parse';
 import { createDocument } from '../../../shared/transport';
-import { buildMeta, filenameField } from '../../descriptions/fileAndMeta';
-import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
+import {
+	buildMeta,
+	filenameField,
+	imageOptions,
+	readImageMeta,
+} from '../../descriptions/documentFields';
+import { createOptions } from '../../descriptions/documentOptions';
 import { groupingProperties, readGrouping } from '../../descriptions/lineItems';
-import { createOptions } from '../../descriptions/options';
 import type { PayloadPlan } from '../../descriptions/payload';
-import { documentPayload, payloadProperties } from '../../descriptions/payload';
-import { FileBudget, payloadFiles } from '../../descriptions/payloadFiles';
+import {
+	documentPayload,
+	FileBudget,
+	payloadFiles,
+	payloadProperties,
+} from '../../descriptions/payload';
 import { filesLiveInJson } from '../../../shared/helpers/binaryMode';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';

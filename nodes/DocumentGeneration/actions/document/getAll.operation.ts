@@ -11,7 +11,7 @@ import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/filters';
 import { checkPageBound, listDocumentCards } from '../../../shared/transport';
 import { readLimit } from '../ids';
-import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentFilters';
+import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentOptions';
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,

@@ -8,15 +8,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator, maxFileSize } from '../../../shared/descriptions';
 import { updateDocument } from '../../../shared/transport';
-import { imageOptions, readImageMeta } from '../../descriptions/imageOptions';
-import { waitOptions } from '../../descriptions/options';
-import { FileBudget, payloadFiles, readFileRows, readFiles } from '../../descriptions/payloadFiles';
 import {
 	filesIntoCurrent,
+	imageOptions,
 	metaIntoCurrent,
 	readChanges,
+	readImageMeta,
 	updateFields,
-} from '../../descriptions/updateFields';
+} from '../../descriptions/documentFields';
+import { waitOptions } from '../../descriptions/documentOptions';
+import { FileBudget, payloadFiles, readFileRows, readFiles } from '../../descriptions/payload';
 import type { GenerationRequest } from '../../engine';
 import { onePerItem, readGenerationOptions, runGenerations } from '../../engine';
 import { readDocumentId } from '../ids';

@@ -11,7 +11,7 @@ import {
 	checkSnippetName,
 	snippetCode,
 	snippetName,
-} from '../../descriptions/snippet';
+} from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace to create the snippet in' },

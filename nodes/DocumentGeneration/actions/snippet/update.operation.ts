@@ -6,7 +6,7 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { updateSnippet } from '../../../shared/transport';
 import { readSnippetId } from '../ids';
-import { readSnippetChanges, snippetFields } from '../../descriptions/snippet';
+import { readSnippetChanges, snippetFields } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
 	{

@@ -7,7 +7,7 @@ import { paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { createTemplate } from '../../../shared/transport';
 import { readWorkspaceId } from '../ids';
-import { readTemplateFields, templateFields } from '../../descriptions/template';
+import { readTemplateFields, templateFields } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace to create the template in' },

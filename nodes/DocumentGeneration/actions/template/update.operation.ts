@@ -7,7 +7,7 @@ import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { updateTemplate } from '../../../shared/transport';
 import { readTemplateId } from '../ids';
-import { readTemplateFields, templateFields } from '../../descriptions/template';
+import { readTemplateFields, templateFields } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
 	{

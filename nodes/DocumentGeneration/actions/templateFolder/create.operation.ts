@@ -6,7 +6,7 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { createTemplateFolder } from '../../../shared/transport';
 import { readWorkspaceId } from '../ids';
-import { checkFolderName, folderName } from '../../descriptions/templateFolder';
+import { checkFolderName, folderName } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace to create the folder in' },

@@ -6,7 +6,7 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { updateTemplateFolder } from '../../../shared/transport';
 import { readTemplateFolderId } from '../ids';
-import { checkFolderName, folderName } from '../../descriptions/templateFolder';
+import { checkFolderName, folderName } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
 	{

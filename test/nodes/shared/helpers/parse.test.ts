@@ -24,7 +24,7 @@ import { jsonProblem, parseJsonLoose } from '../../../../nodes/shared/helpers/js
 import {
 	payloadFromFields,
 	requirePayload,
-} from '../../../../nodes/DocumentGeneration/templateFields/payload';
+} from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
 
 const ID2 = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 

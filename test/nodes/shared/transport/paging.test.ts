@@ -1,7 +1,7 @@
 /** Unit tests of the list's query forms and the shared paging bound (nodes/shared/transport/). */
 import type { INode } from 'n8n-workflow';
 
-import { parseSearchFilters } from '../../../../nodes/DocumentGeneration/descriptions/documentFilters';
+import { parseSearchFilters } from '../../../../nodes/DocumentGeneration/descriptions/documentOptions';
 import { filterQuery } from '../../../../nodes/shared/transport/documents';
 import {
 	MAX_LIST_PAGES,

@@ -1,13 +1,19 @@
 /**
- * The fields Create's Template Fields lists for a template: the variables its body reads and
- * the paths of its sample data, typed. In time linear in the body and the sample data, within
+ * The fields of a template: the variables its body reads and the paths of its sample data,
+ * typed, and the fields of each line of its lists. In time linear in the body and the sample data, within
  * `TEMPLATE_BOUNDS` (beyond them, a `TemplateTooLarge` that says which). Pure.
  */
 import type { FieldType, IDataObject } from 'n8n-workflow';
 
 import { tryParseJson } from '../../shared/helpers/json';
-import { checkSize, TEMPLATE_BOUNDS, tooDeep, tooManyFields } from './bounds';
-import { variablesOf, type LiquidVariable } from './liquid';
+import {
+	checkSize,
+	TEMPLATE_BOUNDS,
+	tooDeep,
+	tooManyFields,
+	variablesOf,
+	type LiquidVariable,
+} from './liquidReader';
 
 /** What the field list shows of one field, and what a run needs of it. */
 export interface TemplateField {
@@ -195,4 +201,30 @@ export function templateFields(body: unknown, sampleData: unknown): TemplateFiel
 	const all = withoutParents(fields.fields);
 	if (all.length > TEMPLATE_BOUNDS.fields) throw tooManyFields('the template has');
 	return all;
+}
+
+/** The list fields of a template (what Line Items Path can name). */
+export function listFields(fields: TemplateField[]): TemplateField[] {
+	return fields.filter((field) => field.type === 'array');
+}
+
+/**
+ * The fields of each line of the template's list at `path`: what its loop reads of each item,
+ * typed from the first item of the sample data's list; undefined when the template has no
+ * list there.
+ */
+export function lineFields(fields: TemplateField[], path: string): TemplateField[] | undefined {
+	const list = listFields(fields).find((field) => field.path === path);
+	if (!list) return undefined;
+	const first: unknown = Array.isArray(list.sample) ? list.sample[0] : undefined;
+	const sample = (first && typeof first === 'object' ? first : {}) as IDataObject;
+	const names = new Set([...list.itemFields, ...Object.keys(sample)]);
+	return [...names].map((name) => ({
+		path: name,
+		type: typeOf(sample[name]),
+		printed: list.itemFields.includes(name),
+		sampleOnly: !list.itemFields.includes(name),
+		itemFields: [],
+		...(sample[name] === undefined ? {} : { sample: sample[name] }),
+	}));
 }

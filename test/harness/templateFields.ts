@@ -2,10 +2,12 @@
 import { randomBytes } from 'crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { credentialsFor, resourceMapping } from '../../../harness';
-import type { Sandbox, TemplateRecord } from '../../../sandbox';
-import { newTemplate } from '../../../sandbox/templates';
-import { byId, templateId } from '../helpers';
+import type { TemplateField } from '../../nodes/DocumentGeneration/templateFields/templateFields';
+import { byId, templateId } from '../nodes/DocumentGeneration/helpers';
+import type { Sandbox, TemplateRecord } from '../sandbox';
+import { newTemplate } from '../sandbox/templates';
+import { resourceMapping } from './editor';
+import { credentialsFor } from './engine';
 
 /**
  * A template of the sandbox with this body and sample data (an object, or JSON text as the
@@ -84,3 +86,13 @@ export function templateFieldsCreate(
 		} as unknown as INodeParameters,
 	};
 }
+
+/** A template field, printed and with no sample unless told. */
+export const fieldOf = (path: string, extra: Partial<TemplateField> = {}): TemplateField => ({
+	path,
+	type: 'string',
+	printed: true,
+	sampleOnly: false,
+	itemFields: [],
+	...extra,
+});

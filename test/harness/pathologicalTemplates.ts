@@ -1,4 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+import { TemplateTooLarge } from '../../nodes/DocumentGeneration/templateFields/liquidReader';
+
 /**
  * Templates and sample data that made the Template Fields reader slow (a backtracking pattern,
  * a nested scan): each built at the size asked, in characters. Shared by the reader's unit
@@ -86,4 +88,51 @@ export function timed<T>(work: () => T): { timing: Timing; value?: T; error?: un
 	} catch (error) {
 		return { timing: stop(), error };
 	}
+}
+
+/** What the work answered, or what it threw. */
+export function outcomeOf<T>(work: () => T): { value?: T; error?: unknown } {
+	try {
+		return { value: work() };
+	} catch (error) {
+		return { error };
+	}
+}
+
+/**
+ * The hostile bodies the reader refuses, each with the bound it names; it reads every other
+ * one. Each case asserts its own outcome: a refusal where one is due, a reading elsewhere.
+ */
+export const REFUSED_AT_1MB: Record<string, RegExp> = {
+	'loops nested ever deeper': /^"b\.b\.b\.b\.b\.b\.b\.b" is nested deeper than 32 levels$/,
+	'thousands of variables':
+		/^the template reads more than 2,000 fields, more than the field list shows$/,
+	'a list read for thousands of item fields':
+		/^the list "lines" has more than 2,000 fields, more than the field list shows$/,
+};
+
+/** The field list reads 500 KB bodies; that body comes out over 512 KB, refused by size. */
+export const REFUSED_AT_500KB: Record<string, RegExp> = {
+	...REFUSED_AT_1MB,
+	'a list read for thousands of item fields':
+		/^its body is [\d,]+ KB, over the 512 KB the field list reads$/,
+};
+
+/**
+ * A refusal naming its bound where one is due, else a list of at least `least` entries read
+ * without an error. What is asserted follows from the case, never from what came out.
+ */
+export function expectOutcome(
+	outcome: { value?: unknown; error?: unknown },
+	refusal: RegExp | undefined,
+	least = 0,
+) {
+	if (refusal === undefined) {
+		expect(outcome.error).toBeUndefined();
+		expect(Array.isArray(outcome.value)).toBe(true);
+		expect((outcome.value as unknown[]).length).toBeGreaterThanOrEqual(least);
+		return;
+	}
+	expect(outcome.error).toBeInstanceOf(TemplateTooLarge);
+	expect((outcome.error as TemplateTooLarge).reason).toMatch(refusal);
 }

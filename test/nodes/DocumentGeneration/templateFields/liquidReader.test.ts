@@ -1,11 +1,21 @@
-/** What a Liquid body reads (variablesOf), the fields made of it, and the payload mapped back. */
-import { variablesOf } from '../../../../nodes/DocumentGeneration/templateFields/liquid';
+/**
+ * What a Liquid body reads (templateFields/liquidReader.ts, variablesOf), and the reader in
+ * bounded time and memory on hostile bodies of megabyte scale: the fields it can list, or a
+ * `TemplateTooLarge` naming the bound passed. Their time is measured by `npm run bench -- --only
+ * fields`, not asserted here. Pure.
+ */
 import {
-	payloadFromMapping,
-	templateFields,
-	typedValue,
-	valueAtPath,
-} from '../../../../nodes/DocumentGeneration/templateFields/mapping';
+	TEMPLATE_BOUNDS,
+	TemplateTooLarge,
+	variablesOf,
+} from '../../../../nodes/DocumentGeneration/templateFields/liquidReader';
+import {
+	expectOutcome,
+	hostileBodies,
+	outcomeOf,
+	REFUSED_AT_1MB,
+	REFUSED_AT_500KB,
+} from '../../../harness/pathologicalTemplates';
 
 const paths = (body: string) => variablesOf(body).map((v) => v.path);
 
@@ -100,63 +110,57 @@ describe('variablesOf', () => {
 	});
 });
 
-describe('templateFields', () => {
-	test('a path under another replaces it; sample data gives types, and paths the body does not read', () => {
-		const fields = templateFields(
-			'{{ customer }} {{ customer.name }} {% for l in lines %}{{ l.x }}{% endfor %}',
-			{
-				customer: { name: 'A', vip: true },
-				lines: [{ x: 1, y: 2 }],
-				count: 3,
-			},
+const MB = 1024 * 1024;
+
+describe('the Liquid reader on hostile bodies of 1 MB', () => {
+	test.each(Object.keys(hostileBodies))('%s', (name) => {
+		const body = hostileBodies[name](MB);
+		expect(body.length).toBeGreaterThan(MB * 0.9);
+		const outcome = outcomeOf(() => variablesOf(body));
+		// Either what it reads, or a refusal that names the bound: never another failure.
+		expectOutcome(outcome, REFUSED_AT_1MB[name]);
+	});
+
+	test('the refusals expected are hostile bodies there are', () => {
+		const names = Object.keys(hostileBodies);
+		expect(names).toEqual(expect.arrayContaining(Object.keys(REFUSED_AT_500KB)));
+		expect(names.length).toBeGreaterThan(Object.keys(REFUSED_AT_500KB).length);
+	});
+
+	test('what the hostile bodies still read is right', () => {
+		const paths = (name: string) =>
+			variablesOf(hostileBodies[name](64 * 1024)).map((variable) => variable.path);
+		expect(paths('unclosed {{')).toEqual([]);
+		expect(paths('unclosed {% if %} blocks, a value printed in each')).toEqual(['a']);
+		expect(paths('a long word before a filter argument')).toEqual(['x', 'a'.repeat(64 * 1024)]);
+		expect(paths('a long run of .. in a range')).toEqual([]);
+		expect(paths('many references in one output')).toEqual(['a']);
+		expect(paths('unmatched end tags inside open blocks')).toEqual(['b']);
+		// Up to the bound, every variable is read.
+		const variables = (count: number) =>
+			Array.from({ length: count }, (_, i) => `{{ v${i} }}`).join('');
+		expect(variablesOf(variables(TEMPLATE_BOUNDS.fields))).toHaveLength(TEMPLATE_BOUNDS.fields);
+		expect(() => variablesOf(variables(TEMPLATE_BOUNDS.fields + 1))).toThrow(TemplateTooLarge);
+	});
+
+	test('beyond the bounds: a refusal naming the bound', () => {
+		const refusal = (body: string) => {
+			try {
+				variablesOf(body);
+			} catch (error) {
+				return (error as TemplateTooLarge).reason;
+			}
+			return undefined;
+		};
+		expect(refusal(hostileBodies['thousands of variables'](MB))).toBe(
+			'the template reads more than 2,000 fields, more than the field list shows',
 		);
-		expect(fields.map((f) => [f.path, f.type, f.sampleOnly])).toEqual([
-			['customer.name', 'string', false],
-			['lines', 'array', false],
-			['customer.vip', 'boolean', true],
-			['count', 'number', true],
-		]);
-	});
-
-	test('sample data that is not a JSON object is ignored', () => {
-		expect(templateFields('{{ a }}', '[1, 2]').map((f) => f.type)).toEqual(['string']);
-		expect(templateFields('{{ a }}', '{not json').map((f) => f.path)).toEqual(['a']);
-		expect(templateFields(undefined, undefined)).toEqual([]);
-	});
-});
-
-describe('the payload from mapped values', () => {
-	test('typedValue converts what it safely can and refuses the rest', () => {
-		expect(typedValue('n', 'number', '4.5')).toBe(4.5);
-		expect(typedValue('b', 'boolean', 'false')).toBe(false);
-		expect(typedValue('o', 'object', '{"a": 1}')).toEqual({ a: 1 });
-		expect(typedValue('s', 'string', 12)).toBe(12);
-		expect(() => typedValue('n', 'number', '')).toThrow('The template field "n" must be a number');
-		expect(() => typedValue('b', 'boolean', 'yes')).toThrow('must be true or false');
-		expect(() => typedValue('o', 'object', '[1]')).toThrow('must be an object');
-		expect(() => typedValue('l', 'array', '{"a": 1}')).toThrow('must be a list');
-	});
-
-	test('valueAtPath: a key with dots first, then the nested path', () => {
-		expect(valueAtPath({ 'a.b': 1, a: { b: 2 } }, 'a.b')).toBe(1);
-		expect(valueAtPath({ a: { b: 2 } }, 'a.b')).toBe(2);
-		expect(valueAtPath({ a: 'x' }, 'a.b')).toBeUndefined();
-	});
-
-	test('fields left empty are not sent; a removed field is not auto-mapped', () => {
-		const schema = [
-			{ id: 'a', type: 'string' },
-			{ id: 'n', type: 'number' },
-			{ id: 'x.y', type: 'string', removed: true },
-		];
-		expect(
-			payloadFromMapping({ mappingMode: 'defineBelow', value: { a: 'v', n: '' }, schema }, {}),
-		).toEqual({ a: 'v' });
-		expect(
-			payloadFromMapping(
-				{ mappingMode: 'autoMapInputData', value: null, schema },
-				{ a: 'v', n: 2, x: { y: 'z' } },
-			),
-		).toEqual({ a: 'v', n: 2 });
+		expect(refusal(hostileBodies['loops nested ever deeper'](MB))).toMatch(
+			/^"b\.b\.b\.b\.b\.b\.b\.b" is nested deeper than 32 levels$/,
+		);
+		const deepPath = `{{ ${Array.from({ length: 33 }, (_, i) => `p${i}`).join('.')} }}`;
+		expect(refusal(deepPath)).toMatch(/is nested deeper than 32 levels/);
+		const atDepth = `{{ ${Array.from({ length: 32 }, (_, i) => `p${i}`).join('.')} }}`;
+		expect(refusal(atDepth)).toBeUndefined();
 	});
 });

@@ -1,10 +1,66 @@
 /**
- * The lexical side of the Liquid reader inside a token (the tokens themselves: see
- * `liquid-tokens.ts`): string literals set aside, named arguments removed, the references of
- * an expression, a loop's range and the names a tag makes. Every scan here runs in time
- * linear in its text (indexOf, single passes, anchored patterns), so a hostile or broken
- * template cannot stall the process that reads it. Pure.
+ * The lexical side of the Liquid reader: a body cut into its tokens (`{{ }}`, `{% %}`), and inside
+ * a token its string literals, named arguments, references, a loop's range and the names a tag
+ * makes. Every scan runs in time linear in its text (indexOf, single passes), so a hostile or
+ * broken template cannot stall the process that reads it. Pure.
  */
+
+/** One token of a template body: an output (`{{ }}`) or a tag (`{% %}`), without its marks. */
+export interface LiquidToken {
+	kind: 'output' | 'tag';
+	content: string;
+}
+
+/** The first index of `mark` at or after `from`, remembered so that no stretch is searched twice. */
+class CloseFinder {
+	private found: number | undefined;
+
+	constructor(
+		private readonly text: string,
+		private readonly mark: string,
+	) {}
+
+	at(from: number): number {
+		if (this.found === undefined || (this.found !== -1 && this.found < from))
+			this.found = this.text.indexOf(this.mark, from);
+		return this.found;
+	}
+}
+
+/** A token's content without the whitespace-control dashes (`{{-`, `-%}`). */
+function content(body: string, start: number, end: number): string {
+	let from = start;
+	let to = end;
+	if (body[from] === '-' && from < to) from++;
+	if (to > from && body[to - 1] === '-') to--;
+	return body.slice(from, to);
+}
+
+/**
+ * The tokens of a body, in order: at each `{{` or `{%`, the text up to the first `}}` or `%}`
+ * after it. An opening mark that is never closed is plain text.
+ */
+export function* tokens(body: string): Generator<LiquidToken> {
+	const outputClose = new CloseFinder(body, '}}');
+	const tagClose = new CloseFinder(body, '%}');
+	let position = 0;
+	while (position < body.length) {
+		const open = body.indexOf('{', position);
+		if (open < 0 || open + 1 >= body.length) return;
+		const next = body[open + 1];
+		const finder = next === '{' ? outputClose : next === '%' ? tagClose : undefined;
+		const close = finder?.at(open + 2) ?? -1;
+		if (close < 0) {
+			position = open + 1;
+			continue;
+		}
+		yield {
+			kind: next === '{' ? 'output' : 'tag',
+			content: content(body, open + 2, close),
+		};
+		position = close + 2;
+	}
+}
 
 /** Whitespace as `\s` and `trim` know it; ASCII first, the rest through the pattern. */
 function isSpace(char: string | undefined): boolean {

@@ -1,20 +1,25 @@
 /**
- * A template's own fields, both ways: the fields Create's Template Fields lists for a template
- * (from the variables its body reads and its sample data, see `template-fields.ts`), and the
- * payload a run sends from the values mapped onto them (nested by their dotted names, with
- * their types). Pure.
+ * Create's Template Fields and Line Fields of the Template (n8n resource mappers), both ways: the
+ * picked template's fields as the editor lists them (read once; when they cannot be listed, a
+ * one-line notice says why and how to go on), and the payload a run builds from the values
+ * mapped onto them (nested by their dotted names, in their types).
  */
-import type { FieldType, IDataObject, ResourceMapperField } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type FieldType,
+	type IDataObject,
+	type ILoadOptionsFunctions,
+	type ResourceMapperField,
+	type ResourceMapperFields,
+} from 'n8n-workflow';
 
 import { tryParseJson } from '../../shared/helpers/json';
-import { InputError, preview } from '../../shared/helpers/parse';
-import { TEMPLATE_BOUNDS } from './bounds';
-import { payloadFromFields } from './payload';
-import type { TemplateField } from './template-fields';
-
-import { typeOf } from './template-fields';
-
-export { parseSampleData, templateFields, type TemplateField } from './template-fields';
+import { asNodeError } from '../../shared/helpers/items';
+import { InputError, parseId, preview } from '../../shared/helpers/parse';
+import { getTemplate } from '../../shared/transport';
+import { payloadFromFields } from '../descriptions/payloadParts';
+import { TEMPLATE_BOUNDS, TemplateTooLarge } from './liquidReader';
+import { lineFields, listFields, templateFields, type TemplateField } from './templateFields';
 
 /**
  * How the field list names a field: its path, whether it is optional (first: the editor cuts
@@ -48,32 +53,6 @@ export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
 		canBeUsedToMatch: false,
 		display: true,
 		...(EMPTY_JSON[field.type] === undefined ? {} : { defaultValue: EMPTY_JSON[field.type] }),
-	}));
-}
-
-/** The list fields of a template (what Line Items Path can name). */
-export function listFields(fields: TemplateField[]): TemplateField[] {
-	return fields.filter((field) => field.type === 'array');
-}
-
-/**
- * The fields of each line of the template's list at `path`: what its loop reads of each item,
- * typed from the first item of the sample data's list; undefined when the template has no
- * list there.
- */
-export function lineFields(fields: TemplateField[], path: string): TemplateField[] | undefined {
-	const list = listFields(fields).find((field) => field.path === path);
-	if (!list) return undefined;
-	const first: unknown = Array.isArray(list.sample) ? list.sample[0] : undefined;
-	const sample = (first && typeof first === 'object' ? first : {}) as IDataObject;
-	const names = new Set([...list.itemFields, ...Object.keys(sample)]);
-	return [...names].map((name) => ({
-		path: name,
-		type: typeOf(sample[name]),
-		printed: list.itemFields.includes(name),
-		sampleOnly: !list.itemFields.includes(name),
-		itemFields: [],
-		...(sample[name] === undefined ? {} : { sample: sample[name] }),
 	}));
 }
 
@@ -198,3 +177,111 @@ export function payloadFromMapping(
 	}
 	return payloadFromFields(rows);
 }
+
+/** How to go on without the listed fields: the payload's mode, or the line's. */
+const OR_JSON = 'or set Payload Mode to JSON. Fields mapped below are still sent.';
+const OR_LINE_JSON = 'or set Line Mode to JSON. Line fields mapped below are still sent.';
+
+/** Nothing to list, and why: the editor shows it where the fields would be. */
+const notice = (why: string): ResourceMapperFields => ({ fields: [], emptyFieldsNotice: why });
+
+/** The template the node has picked, as the editor sends it (a locator, or plain text). */
+function pickedTemplate(ctx: ILoadOptionsFunctions): unknown {
+	try {
+		const value = ctx.getCurrentNodeParameter('templateId');
+		return value && typeof value === 'object' && 'value' in value
+			? (value as { value: unknown }).value
+			: value;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The picked template's fields, or the notice that says why there are none to list. */
+async function loadTemplateFields(
+	ctx: ILoadOptionsFunctions,
+	orJson: string,
+): Promise<TemplateField[] | ResourceMapperFields> {
+	const picked = pickedTemplate(ctx);
+	if (typeof picked === 'string' && picked.startsWith('='))
+		return notice(
+			`The template is given by an expression, so its fields cannot be listed here: pick it From List or By ID to see them, ${orJson}`,
+		);
+	if (picked === undefined || picked === null || String(picked).trim() === '')
+		return notice(`Pick a template above to list its fields, ${orJson}`);
+	let id: string;
+	try {
+		id = parseId(picked, 'template');
+	} catch {
+		return notice(
+			`"${String(picked)}" is not a template ID: pick the template From List, ${orJson}`,
+		);
+	}
+	let template;
+	try {
+		template = await getTemplate(ctx, id);
+	} catch (error) {
+		const { message } = asNodeError(ctx, error);
+		return notice(
+			`The template's fields could not be loaded (${message}): check the credential and the template, then reload, ${orJson}`,
+		);
+	}
+	try {
+		return templateFields(
+			template.body || template.body_draft,
+			template.sample_data || template.sample_data_draft,
+		);
+	} catch (error) {
+		if (!(error instanceof TemplateTooLarge))
+			throw new NodeOperationError(ctx.getNode(), error as Error);
+		return notice(
+			`This template's fields are not listed here: ${error.reason}. Map its data as JSON: ${orJson.slice('or '.length)}`,
+		);
+	}
+}
+
+export async function getTemplateFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const fields = await loadTemplateFields(this, OR_JSON);
+	if (!Array.isArray(fields)) return fields;
+	if (!fields.length)
+		return notice(
+			`This template reads no variables and has no sample data, so there is nothing to map: add data with Payload Mode JSON or Fields if it needs any.`,
+		);
+	return { fields: mapperFields(fields) };
+}
+
+/** The Line Items Path the node has, as the editor sends it. */
+function pickedLinesPath(ctx: ILoadOptionsFunctions): string {
+	try {
+		return String(ctx.getCurrentNodeParameter('linesPath') ?? '').trim();
+	} catch {
+		return '';
+	}
+}
+
+/** Create's Line Fields of the Template: the fields of each line of the template's list. */
+export async function getTemplateLineFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const fields = await loadTemplateFields(this, OR_LINE_JSON);
+	if (!Array.isArray(fields)) return fields;
+	const path = pickedLinesPath(this);
+	const lines = lineFields(fields, path);
+	const lists = listFields(fields).map((field) => field.path);
+	if (!lines) {
+		const known = lists.length ? `Its lists: ${lists.join(', ')}.` : 'It has no list.';
+		return notice(
+			`This template has no list at "${path}": set Line Items Path to one of its lists. ${known} Or set Line Mode to JSON.`,
+		);
+	}
+	if (!lines.length)
+		return notice(
+			`The template's list "${path}" shows no field of its lines: set Line Mode to JSON.`,
+		);
+	return { fields: mapperFields(lines) };
+}
+
+/** The node's resource mapper methods. */
+export const resourceMapping = { getTemplateFields, getTemplateLineFields };
