@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { withoutFileReferences } from '../../shared/helpers/binaryMode';
+import { withoutFileReferences } from '../../shared/helpers/items';
 import { parseJsonObject } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
 import { payloadFromMapping } from '../templateFields/mapping';

@@ -1,7 +1,7 @@
 /** The payload of a document to create: from field rows, and never empty. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_JSON_DEPTH } from '../../shared/helpers/depth';
+import { MAX_JSON_DEPTH } from '../../shared/helpers/json';
 import { InputError, checkDepth, preview } from '../../shared/helpers/parse';
 
 /** An own, enumerable key, whatever its name (`__proto__` included), never a prototype change. */

@@ -16,7 +16,7 @@ import { createOptions } from '../../descriptions/options';
 import type { PayloadPlan } from '../../descriptions/payload';
 import { documentPayload, payloadProperties } from '../../descriptions/payload';
 import { FileBudget, payloadFiles } from '../../descriptions/payloadFiles';
-import { filesLiveInJson } from '../../../shared/helpers/binaryMode';
+import { filesLiveInJson } from '../../../shared/helpers/items';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
 import { readTemplateId } from '../ids';
