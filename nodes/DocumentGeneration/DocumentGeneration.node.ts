@@ -12,7 +12,8 @@ import * as snippet from './actions/snippet/Snippet.resource';
 import * as template from './actions/template/Template.resource';
 import * as templateFolder from './actions/templateFolder/TemplateFolder.resource';
 import { router } from './actions/router';
-import { listSearch, loadOptions } from '../shared/methods';
+import * as listSearch from '../shared/methods/listSearch';
+import * as loadOptions from '../shared/methods/loadOptions';
 import { resourceMapping } from './templateFields/resourceMapper';
 
 export class DocumentGeneration implements INodeType {

@@ -1,17 +1,62 @@
 /**
- * Reading one event's list: every page, again while readings disagree (see `Walk`), with
- * the service's clock read from every answer.
+ * The polling trigger's parameters, read and checked, and the reading of one event's list:
+ * every page, again while readings disagree (see `Walk`), with the service's clock read from
+ * every answer.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { readChecked } from '../shared/helpers/items';
+import { DEFAULT_MAX_FILE_MB, parseListFilters } from '../shared/helpers/parse';
+import { parseFileOption, parseTriggerEvents } from '../shared/helpers/triggerOptions';
 import { checkPageBound, listDocumentCards } from '../shared/transport';
 import type { ListFilters } from '../shared/types';
-import type { Entry, TriggerEvent, WalkFacts } from './cursor/model';
-import { MAX_PASSES, OVERLAP_SECONDS, ServiceClock, entryOf, newest } from './cursor/model';
-import { matches } from './cursor/state';
-import { Walk } from './cursor/walk';
-import type { Settings } from './settings';
-import { listFilters } from './settings';
+import type { Entry, TriggerEvent, WalkFacts } from './cursor';
+import {
+	MAX_PASSES,
+	OVERLAP_SECONDS,
+	ServiceClock,
+	Walk,
+	entryOf,
+	matches,
+	newest,
+} from './cursor';
+
+export interface Settings {
+	events: TriggerEvent[];
+	/** The template and workspace filters. */
+	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>;
+	download: boolean;
+	binaryPropertyName: string;
+	/** Max File Size in bytes (undefined: no limit). */
+	maxFileBytes?: number;
+}
+
+/** The trigger's settings; refused input is the node's error, with its hint. */
+export function readSettings(ctx: IPollFunctions): Settings {
+	return readChecked(ctx, () => read(ctx));
+}
+
+function read(ctx: IPollFunctions): Settings {
+	const events = parseTriggerEvents(ctx.getNodeParameter('events', ['success']));
+	const { templateIds, workspaceId } = parseListFilters(ctx.getNodeParameter('filters', {}));
+	const filter = { templateIds, workspaceId };
+	const file = parseFileOption(
+		ctx.getNodeParameter('download', false),
+		() => ctx.getNodeParameter('binaryPropertyName', 'data'),
+		() => ctx.getNodeParameter('maxFileSize', DEFAULT_MAX_FILE_MB),
+	);
+	return { events, filter, ...file };
+}
+
+export function listFilters(
+	settings: Settings,
+	event: TriggerEvent,
+	since?: number | null,
+): ListFilters {
+	const filters: ListFilters = { ...settings.filter, status: event };
+	if (since !== undefined && since !== null) filters.updatedSince = since;
+	return filters;
+}
 
 /** The trigger's list calls: a list that never ends fails with the shared bound's error. */
 const TRIGGER_LIST = { reader: 'trigger' } as const;

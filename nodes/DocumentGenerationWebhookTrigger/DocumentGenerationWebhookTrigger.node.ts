@@ -1,4 +1,5 @@
 import type {
+	IDataObject,
 	IHookFunctions,
 	INodeProperties,
 	INodeType,
@@ -14,10 +15,13 @@ import {
 	templateIdsFilter,
 	workspaceIdLocator,
 } from '../shared/descriptions';
-import { listSearch, loadOptions } from '../shared/methods';
+import * as listSearch from '../shared/methods/listSearch';
+import * as loadOptions from '../shared/methods/loadOptions';
+import { CREDENTIAL_TYPE, limitRequestsTo } from '../shared/transport';
+import { receiveUnsigned } from './delivery';
 import { checkExists, create, remove } from './lifecycle';
-import { receive } from './receive';
-import { QUOTA_WARNING } from './settings';
+import { QUOTA_WARNING, readWebhookSettings } from './settings';
+import { receiveSigned } from './signature';
 
 /** The polling trigger's events, and the quota warning that only webhooks bring. */
 const webhookEvents: INodeProperties = {
@@ -35,9 +39,18 @@ const webhookEvents: INodeProperties = {
 		'Which events start the workflow. A document generated again fires again; a quota warning fires once per warning.',
 };
 
-/** "When a document is ready", "… or fails", "… or the quota runs low", from the Events. */
+/**
+ * A delivery waits for the service's request limit only briefly: answered with an error, it
+ * is sent again later by the service, which is better than holding the connection.
+ */
+const DELIVERY_LIMIT = {
+	maxWaitMs: 10_000,
+	advice: 'n8n answered the delivery with an error, so the service sends it again later.',
+};
+
+/** "When a document is ready", "… or fails", "… or the quota runs low", from the Events; none without. */
 const SUBTITLE =
-	'={{ "When " + [($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "a document is ready or fails" : "a document fails") : (($parameter["events"] || []).includes("success") ? "a document is ready" : ""), ($parameter["events"] || []).includes("quotaWarning") ? "the quota runs low" : ""].filter(String).join(" or ") }}';
+	'={{ [[($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "a document is ready or fails" : "a document fails") : (($parameter["events"] || []).includes("success") ? "a document is ready" : ""), ($parameter["events"] || []).includes("quotaWarning") ? "the quota runs low" : ""].filter(String).join(" or ")].filter(String).map((events) => "When " + events).join("") }}';
 
 export class DocumentGenerationWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -154,7 +167,20 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * One delivery: trusted by its Svix signature when the credential has a signing secret,
+	 * otherwise by reading the document back with the key. A refused signed delivery answers
+	 * 401, one that does not match 200, and one that cannot be checked just now 503 (the service
+	 * sends it again); none of them starts a run.
+	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await receive.call(this);
+		const settings = readWebhookSettings(this);
+		limitRequestsTo(this, DELIVERY_LIMIT);
+		const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
+		const secret =
+			typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+		return secret
+			? await receiveSigned(this, settings, secret)
+			: await receiveUnsigned(this, settings);
 	}
 }

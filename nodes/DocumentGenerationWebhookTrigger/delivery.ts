@@ -1,13 +1,26 @@
 /**
- * What a delivery's body holds, told by its shape (the service puts no event name in it), and
- * the output items made from it. Pure.
+ * A delivery of the webhook trigger: what its body holds (told by its shape, the service names
+ * no event in it), the answers it gets, the bounded memories of this process, and the path of
+ * a delivery without a signing secret. n8n does not keep the static data a webhook function
+ * changes when it starts a run, so what one delivery leaves for the next lives in memory here:
+ * a restart forgets it, and across processes Remove Duplicates on `deliveryId` is the recipe.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
+import { downloadToBinary, withLinkOf } from '../shared/download';
 import { timeOf } from '../shared/helpers/dates';
 import { normalizeDocument } from '../shared/helpers/document';
 import { parseJsonLoose } from '../shared/helpers/json';
-import { QUOTA_WARNING_EVENT } from './settings';
+import { isUuid } from '../shared/helpers/parse';
+import { getDocumentCard } from '../shared/transport';
+import type { WebhookSettings } from './settings';
+import { QUOTA_WARNING_EVENT, mismatch } from './settings';
 
 export type DeliveryBody =
 	| { kind: 'document'; document: IDataObject }
@@ -59,4 +72,209 @@ export function documentItem(document: IDataObject): IDataObject {
 export function updatedAtMs(value: unknown): number | undefined {
 	if (typeof value !== 'number') return timeOf(value);
 	return Number.isFinite(value) ? value : undefined;
+}
+
+/** Answers a delivery with an error status (the service sends it again unless it is 4xx). */
+export function refuse(
+	ctx: IWebhookFunctions,
+	status: number,
+	message: string,
+): IWebhookResponseData {
+	const res = ctx.getResponseObject();
+	res.status(status).json({ error: message });
+	return { noWebhookResponse: true };
+}
+
+/** A signed delivery that starts nothing, with the reason (only the service can read it). */
+export function ignore(reason: string): IWebhookResponseData {
+	return { webhookResponse: { received: true, started: false, reason } };
+}
+
+/**
+ * The one answer to an unsigned delivery, whatever it held and whether it started a run: an
+ * anonymous poster learns nothing about a document id from it.
+ */
+// Stryker disable next-line all: set at module load, before any mutant is on; no test can see it
+export const NEUTRAL_ANSWER: IDataObject = { received: true };
+
+/** The trigger node a delivery is for, in this process (workflow and node ids). */
+export function triggerKey(ctx: IWebhookFunctions): string {
+	// Stryker disable next-line StringLiteral: n8n gives every workflow whose webhook runs an id
+	const workflowId = ctx.getWorkflow().id ?? '';
+	return `${workflowId}/${ctx.getNode().id}`;
+}
+
+/** The item of a document delivery, its file attached when asked for and the document succeeded. */
+export async function documentExecutionItem(
+	ctx: IWebhookFunctions,
+	settings: WebhookSettings,
+	document: IDataObject,
+	json: IDataObject,
+): Promise<INodeExecutionData> {
+	if (!settings.download || json.status !== 'success') return { json };
+	const file = await downloadToBinary(ctx, document, 0, { maxFileBytes: settings.maxFileBytes });
+	// An expired link renewed for the download is the one the item hands on.
+	return { json: withLinkOf(json, file), binary: { [settings.binaryPropertyName]: file.binary } };
+}
+
+/**
+ * At most `max` entries, each forgotten `ttlMs` after it was last set, or once `max / 2` newer
+ * entries were set since (two generations: when the young one is full, it becomes the old one
+ * and the old one is dropped). Every operation is O(1), whatever was set or deleted before.
+ */
+export class Recent<V> {
+	private young = new Map<string, { value: V; until: number }>();
+	private old = new Map<string, { value: V; until: number }>();
+
+	constructor(
+		private readonly max: number,
+		private readonly ttlMs: number,
+	) {}
+
+	get(key: string, nowMs: number): V | undefined {
+		const entry = this.young.get(key) ?? this.old.get(key);
+		return entry && entry.until > nowMs ? entry.value : undefined;
+	}
+
+	set(key: string, value: V, nowMs: number): void {
+		this.old.delete(key);
+		this.young.set(key, { value, until: nowMs + this.ttlMs });
+		if (this.young.size >= Math.ceil(this.max / 2)) {
+			this.old = this.young;
+			this.young = new Map();
+		}
+	}
+
+	delete(key: string): void {
+		this.young.delete(key);
+		this.old.delete(key);
+	}
+
+	/** Entries held (expired ones included until their generation is dropped). */
+	get size(): number {
+		return this.young.size + this.old.size;
+	}
+}
+
+/**
+ * At most `max` events per sliding `windowMs`: `take` answers whether one more may happen
+ * now, and counts it when it may. Memory: `max` timestamps.
+ */
+export class Budget {
+	private readonly times: number[] = [];
+
+	constructor(
+		private readonly max: number,
+		private readonly windowMs: number,
+	) {}
+
+	take(nowMs: number): boolean {
+		while (this.times.length && this.times[0] <= nowMs - this.windowMs) this.times.shift();
+		if (this.times.length >= this.max) return false;
+		this.times.push(nowMs);
+		return true;
+	}
+}
+
+/** API reads an unsigned trigger may make per minute: half the service's stated limit. */
+export const READS_PER_MINUTE = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Per trigger and id: the `updated_at` (ms) last read, or null when the API knew no such id. */
+const lastRead = new Recent<number | null>(10_000, DAY_MS);
+/** Per trigger: the document versions (`id@updated_at`) that started a run. */
+const started = new Recent<true>(10_000, DAY_MS);
+/** Per trigger: the reads of the last minute. */
+const budgets = new Recent<Budget>(1_000, DAY_MS);
+/** Reads in flight, per trigger and id: copies arriving together share one. */
+const reading = new Map<string, Promise<Read>>();
+
+type Read = { card: IDataObject } | 'unknown' | 'unavailable';
+
+const neutral = (): IWebhookResponseData => ({ webhookResponse: NEUTRAL_ANSWER });
+
+const unavailable = (ctx: IWebhookFunctions) =>
+	refuse(ctx, 503, 'The delivery could not be checked just now; send it again later');
+
+/** Whether the id was read already at the version the body claims (or a newer one). */
+function readAlready(key: string, claimed: unknown): boolean {
+	const known = lastRead.get(key, Date.now());
+	if (known === undefined) return false;
+	if (known === null) return true;
+	const claimedMs = updatedAtMs(claimed);
+	return claimedMs === undefined || claimedMs <= known;
+}
+
+async function readCard(ctx: IWebhookFunctions, key: string, id: string): Promise<Read> {
+	try {
+		const card = await getDocumentCard(ctx, id);
+		lastRead.set(key, updatedAtMs(card.updated_at) ?? null, Date.now());
+		return { card };
+	} catch (error) {
+		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+		if (status === 404) lastRead.set(key, null, Date.now());
+		// Not the account's document: nothing to start. A key the API refuses (401) is the same
+		// for every id, so it tells nothing: 503, and the service sends the delivery again once
+		// the credential is mended instead of it being dropped. Anything else (the request
+		// limit, the service failing) is passing too.
+		return [403, 404].includes(status) ? 'unknown' : 'unavailable';
+	}
+}
+
+/** The card of `id` from the API, once for copies arriving together, within the budget. */
+async function sharedRead(ctx: IWebhookFunctions, trigger: string, id: string): Promise<Read> {
+	const key = `${trigger}/${id}`;
+	const inFlight = reading.get(key);
+	if (inFlight) return await inFlight;
+	let budget = budgets.get(trigger, Date.now());
+	if (!budget) {
+		budget = new Budget(READS_PER_MINUTE, 60_000);
+		budgets.set(trigger, budget, Date.now());
+	}
+	if (!budget.take(Date.now())) return 'unavailable';
+	const read = readCard(ctx, key, id).finally(() => reading.delete(key));
+	reading.set(key, read);
+	return await read;
+}
+
+/**
+ * A delivery without a signing secret (the state right after automatic registration): anyone
+ * could post here, so the body is trusted for nothing but a document id to read back with the
+ * API key. Every such delivery gets the same answer (NEUTRAL_ANSWER) whatever it held (an
+ * unknown id, a draft, another template's document, one that started a run, no document at
+ * all), so the answers tell nothing about the account's documents; the one exception is 503
+ * when the delivery cannot be checked just now, which depends on load, not on the id.
+ *
+ * What an anonymous poster can cost: one run per document version (id and `updated_at`) per
+ * process; no read for an id already read unless the body claims a newer `updated_at` than the
+ * one read; one read for copies of an id arriving together; and at most READS_PER_MINUTE reads
+ * per trigger (past it: 503, and the service sends its own deliveries again). Quota warnings
+ * cannot be read back from the API, so unsigned ones start nothing.
+ */
+export async function receiveUnsigned(
+	ctx: IWebhookFunctions,
+	settings: WebhookSettings,
+): Promise<IWebhookResponseData> {
+	const body = deliveryBody(ctx.getBodyData());
+	if (body.kind !== 'document' || !isUuid(body.document.id)) return neutral();
+	const id = body.document.id.toLowerCase();
+	const trigger = triggerKey(ctx);
+	if (readAlready(`${trigger}/${id}`, body.document.updated_at)) return neutral();
+	const read = await sharedRead(ctx, trigger, id);
+	if (read === 'unavailable') return unavailable(ctx);
+	if (read === 'unknown') return neutral();
+	const json = documentItem(read.card);
+	if (mismatch(json, settings)) return neutral();
+	const version = `${trigger}/${id}@${String(updatedAtMs(read.card.updated_at) ?? read.card.updated_at)}`;
+	// Nothing awaited between the look and the mark: one run per version, copies or not.
+	if (started.get(version, Date.now())) return neutral();
+	started.set(version, true, Date.now());
+	try {
+		const item = await documentExecutionItem(ctx, settings, read.card, json);
+		return { webhookResponse: NEUTRAL_ANSWER, workflowData: [[item]] };
+	} catch {
+		// The file could not be fetched: the service sends the delivery again, and that try runs.
+		started.delete(version);
+		return unavailable(ctx);
+	}
 }

@@ -12,7 +12,7 @@ import { runNode } from '../harness';
 import type { Sandbox } from '../sandbox';
 import { creds, op, useResilienceSandbox } from './helpers';
 import { checkPayloadSize } from '../../nodes/DocumentGeneration/descriptions/payloadParts';
-import { templateFields } from '../../nodes/DocumentGeneration/templateFields/template-fields';
+import { templateFields } from '../../nodes/DocumentGeneration/templateFields/templateFields';
 import { baseName } from '../../nodes/shared/helpers/document';
 
 const MB = 1024 * 1024;

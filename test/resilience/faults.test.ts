@@ -451,3 +451,22 @@ describe("n8n's resend after a 401", () => {
 		expectNoSecret(r, ['sk_wrong_RESILIENCE_00000000', KEY]);
 	});
 });
+
+describe('an answer whose card id is empty text', () => {
+	test('get: a card whose id is empty text is refused like a card without an id', async () => {
+		const id = sb.createDocument({ status: 'success' }).id;
+		sb.faults.add(
+			statusFault(200, 'GET', '/api/v1/document_cards/', {
+				body: { document_card: { id: '', status: 'success' } },
+			}),
+		);
+		const r = await runNode({ parameters: op.get(id), credentials: creds(sb) });
+		const e = expectCleanError(r.error);
+		expect(e.name).toBe('NodeApiError');
+		expect(e.message).toMatch(
+			/unexpected shape while trying to get document .* \(document_card\.id: String must contain at least 1 character\(s\)\)/,
+		);
+		expect(e.description).toMatch(/Base URL/);
+		expect(r.items).toHaveLength(0);
+	});
+});

@@ -19,7 +19,7 @@ import {
 import { DEFAULT_WEBHOOK_SECRET } from '../sandbox';
 import { canonical } from '../../nodes/shared/helpers/document';
 import { digestOf } from '../../nodes/DocumentGeneration/engine/uniqueKey';
-import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/depth';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/json';
 import type { Sandbox } from '../sandbox';
 import { startEndlessFileFront, type EndlessFileFront } from './hostile';
 import {

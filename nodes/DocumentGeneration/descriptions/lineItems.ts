@@ -5,8 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { withoutFileReferences } from '../../shared/helpers/binaryMode';
-import { asNodeError } from '../../shared/helpers/items';
+import { asNodeError, withoutFileReferences } from '../../shared/helpers/items';
 import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
 import { payloadFromMapping } from '../templateFields/resourceMapper';

@@ -8,7 +8,7 @@
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { withoutFileReferences } from '../../shared/helpers/binaryMode';
+import { withoutFileReferences } from '../../shared/helpers/items';
 import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
 import { payloadFromMapping } from '../templateFields/resourceMapper';

@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { MAX_JSON_DEPTH } from '../../shared/helpers/depth';
+import { MAX_JSON_DEPTH } from '../../shared/helpers/json';
 import { InputError, checkDepth, preview } from '../../shared/helpers/parse';
 
 const MB = 1024 * 1024;

@@ -8,8 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { parsedMeta, sameJson } from '../../shared/helpers/document';
 import { asNodeError } from '../../shared/helpers/items';
-import { timeOf } from '../../shared/helpers/dates';
-import { pause } from '../../shared/helpers/wait';
+import { pause, timeOf } from '../../shared/helpers/dates';
 import { createDocumentSync, isOutcomeUnknown, listDocumentCards } from '../../shared/transport';
 import { CLOCK_SKEW_MS } from './pollTiming';
 

@@ -16,7 +16,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_PAGE_SIZE, limitReport } from '../../shared/transport';
-import { pause } from '../../shared/helpers/wait';
+import { pause } from '../../shared/helpers/dates';
 import { fetchEachCard, listBudget, listForIds } from './listOrFetch';
 import { pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
 import type { WaitResult, WaitTarget } from './waitTarget';

@@ -1,4 +1,5 @@
-/** The one reader of each kind of time the service sends. Pure. */
+/** The one reader of each kind of time the service sends, and waiting inside a node. */
+import { sleep } from 'n8n-workflow';
 
 /** A service timestamp (ISO 8601 text such as `updated_at`) in ms; undefined when unreadable. */
 export function timeOf(value: unknown): number | undefined {
@@ -100,4 +101,17 @@ export function parseHttpDate(value: unknown, options: HttpDateOptions = {}): nu
 /** A duration in whole seconds, for messages: "65 s". */
 export function wholeSeconds(ms: number): string {
 	return `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Waits `ms` in slices of at most a second, so a cancelled execution stops waiting soon.
+ * Resolves early (without throwing) when the signal aborts; callers check the signal.
+ */
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+	const until = Date.now() + ms;
+	while (!signal?.aborted) {
+		const left = until - Date.now();
+		if (left <= 0) return;
+		await sleep(Math.min(left, 1000));
+	}
 }

@@ -1,8 +1,7 @@
 /** Shaping API documents into output items. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { parseJsonLoose } from './json';
-import { MAX_JSON_DEPTH, jsonDepth } from './depth';
+import { MAX_JSON_DEPTH, jsonDepth, parseJsonLoose } from './json';
 
 /** Whether a status is final: a document in it no longer changes by itself. */
 export function isFinished(status: unknown): boolean {

@@ -1,6 +1,7 @@
 /**
  * Per-item plumbing shared by the operations: refusals that name the item, `continueOnFail`
- * error items, `pairedItem` on every output item, and bounded concurrency.
+ * error items, `pairedItem` on every output item, bounded concurrency, and n8n's file references
+ * in an item's JSON.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -187,4 +188,24 @@ export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Pro
 			});
 			next();
 		});
+}
+
+/**
+ * Where n8n keeps an item's files in its JSON when the workflow's `binaryMode` is "combined"
+ * (Execution Logic v2): its references, never sent to the service as the user's data.
+ */
+export const FILES_IN_JSON = '_files';
+
+/** Whether the workflow keeps files in the items' JSON (n8n 1.x has no such setting). */
+export function filesLiveInJson(ctx: Pick<IExecuteFunctions, 'getWorkflowSettings'>): boolean {
+	if (typeof ctx.getWorkflowSettings !== 'function') return false;
+	return ctx.getWorkflowSettings()?.binaryMode === 'combined';
+}
+
+/** Data from an item's JSON without n8n's file references at its top level. */
+export function withoutFileReferences(data: IDataObject, filesInJson: boolean): IDataObject {
+	if (!filesInJson || !Object.prototype.hasOwnProperty.call(data, FILES_IN_JSON)) return data;
+	const rest = { ...data };
+	delete rest[FILES_IN_JSON];
+	return rest;
 }

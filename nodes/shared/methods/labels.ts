@@ -1,6 +1,6 @@
 /**
- * How templates, workspaces and documents are named and matched in the editor's lists. Pure:
- * no n8n context, no network, so it is unit-testable and shared by listSearch and loadOptions.
+ * How templates, workspaces, documents, library records and PDF engines are named and matched
+ * in the editor's lists. Pure.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -95,4 +95,25 @@ export function documentLabel(card: IDataObject): string {
 		shortDate(card.updated_at),
 	];
 	return `${name} (${details.filter(Boolean).join(' · ')})`;
+}
+
+/** `company-footer (Acme Billing)`: the name, then the workspace when several are listed. */
+export function libraryLabel(record: IDataObject, workspace?: string): string {
+	const name =
+		typeof record.identifier === 'string' && record.identifier.trim() !== ''
+			? record.identifier.trim()
+			: String(record.id);
+	return workspace ? `${name} (${workspace})` : name;
+}
+
+/** `v3 (deprecated on 2026-01-31)`: an engine's name, and its deprecation date when it has one. */
+export function pdfEngineLabel(engine: IDataObject): string {
+	const name =
+		typeof engine.name === 'string' && engine.name.trim() !== ''
+			? engine.name.trim()
+			: engine.version !== undefined && engine.version !== null
+				? `v${String(engine.version)}`
+				: String(engine.id);
+	const deprecated = shortDate(engine.deprecated_on)?.replace(/ 00:00 UTC$/, '');
+	return deprecated ? `${name} (deprecated on ${deprecated})` : name;
 }

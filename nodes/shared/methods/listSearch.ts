@@ -1,10 +1,12 @@
-/** The `list` modes of the resource locators (`templateId`, `documentId`, `workspaceId`). */
+/** The `list` modes of the resource locators: templates, documents, workspaces, snippets, folders. */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import {
 	checkPageBound,
 	listDocumentCards,
+	listSnippets,
 	listTemplateCards,
+	listTemplateFolders,
 	listWorkspaceCards,
 } from '../transport';
 import {
@@ -16,7 +18,7 @@ import {
 	workspaceNames,
 	workspaceOptions,
 } from './labels';
-import { workspaceNamesOrNone } from './workspaces';
+import { searchLibrary, workspaceNamesOrNone } from './workspaces';
 
 const PICKER = { reader: 'picker' } as const;
 
@@ -76,4 +78,18 @@ export async function searchWorkspaces(
 	return { results: options.filter((o) => matchesTyped(o.value, [o.name], filter)) };
 }
 
-export { searchSnippets, searchTemplateFolders } from './library';
+/** Snippets by name (of the chosen workspace, or of all), narrowed as the user types. */
+export async function searchSnippets(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return await searchLibrary(this, listSnippets, filter);
+}
+
+/** Template folders by name (of the chosen workspace, or of all), narrowed as the user types. */
+export async function searchTemplateFolders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	return await searchLibrary(this, listTemplateFolders, filter);
+}

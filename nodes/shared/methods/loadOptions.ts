@@ -1,10 +1,14 @@
-/** Option lists of the filters (`filters.workspaceId`, `filters.templateIds`) of both nodes. */
-import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+/** Option lists: the workspace and template filters, and Template Fields' folder and PDF engine. */
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { isUuid } from '../helpers/parse';
-import { listTemplateCards, listWorkspaceCards } from '../transport';
-import { templateLabel, workspaceNames, workspaceOptions } from './labels';
-import { workspaceNamesOrNone } from './workspaces';
+import {
+	listPdfEngines,
+	listTemplateCards,
+	listTemplateFolders,
+	listWorkspaceCards,
+} from '../transport';
+import { pdfEngineLabel, templateLabel, workspaceNames, workspaceOptions } from './labels';
+import { chosenWorkspace, searchLibrary, workspaceNamesOrNone } from './workspaces';
 
 /**
  * Workspaces by name, after "All Workspaces" (the filter's default, the empty value): the
@@ -13,30 +17,6 @@ import { workspaceNamesOrNone } from './workspaces';
 export async function getWorkspaces(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const workspaces = workspaceOptions(workspaceNames(await listWorkspaceCards(this)));
 	return [{ name: 'All Workspaces', value: '' }, ...workspaces];
-}
-
-/**
- * The workspace the node has chosen, if any: in its Filters collection (`filters.workspaceId`:
- * the action node's Get Many, the polling trigger) or as its own Workspace locator
- * (`workspaceId`: the webhook trigger). The editor sends the node's current parameters
- * (expressions resolved) and LoadOptionsContext reads them with a lodash path from the
- * parameters' root. Anything that is not a UUID (nothing chosen, an expression the editor
- * could not resolve) means "no workspace".
- */
-function chosenWorkspace(ctx: ILoadOptionsFunctions): string | undefined {
-	for (const path of ['filters.workspaceId', 'workspaceId']) {
-		let value: unknown;
-		try {
-			value = ctx.getCurrentNodeParameter(path);
-		} catch {
-			continue;
-		}
-		if (value && typeof value === 'object' && 'value' in value)
-			value = (value as { value: unknown }).value;
-		const id = typeof value === 'string' ? value.trim() : value;
-		if (isUuid(id)) return id.toLowerCase();
-	}
-	return undefined;
 }
 
 /**
@@ -57,4 +37,43 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export { getPdfEngines, getTemplateFolders } from './library';
+/**
+ * Template Fields → Folder: "No Folder" (the field's default, the empty value: the editor marks
+ * a value missing from the list as "not supported"), then the folders of the chosen workspace
+ * (or of all), by name.
+ */
+export async function getTemplateFolders(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
+	const folders = (await searchLibrary(this, listTemplateFolders)).results;
+	return [{ name: 'No Folder', value: '' }, ...folders.map(({ name, value }) => ({ name, value }))];
+}
+
+/**
+ * Template Fields → PDF Engine: "The Service's Default" (the field's default, the empty value:
+ * nothing is sent), then the service's engines, the supported ones first (newest version
+ * first), the deprecated ones after them, marked with their date.
+ */
+export async function getPdfEngines(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const engines = await listPdfEngines(this);
+	const rank = (e: IDataObject) => (e.deprecated_on ? 1 : 0);
+	const version = (e: IDataObject) => Number(e.version) || 0;
+	const listed = [...engines]
+		.sort((a, b) => rank(a) - rank(b) || version(b) - version(a))
+		.map((engine) => ({
+			name: pdfEngineLabel(engine),
+			value: String(engine.id),
+			description: engine.deprecated_on
+				? 'Deprecated: templates rendering with it should move to a supported engine'
+				: undefined,
+		}));
+	return [
+		{
+			name: "The Service's Default",
+			value: '',
+			description:
+				'Nothing is sent: a new template gets the default engine, an update keeps its engine',
+		},
+		...listed,
+	];
+}

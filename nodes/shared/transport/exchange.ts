@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { pause } from '../helpers/wait';
+import { pause } from '../helpers/dates';
 import type { TransportContext } from '../types';
 import { apiError, cancelledError } from './apiErrors';
 import type { Attempted } from './attempt';

@@ -3,16 +3,14 @@
  * from it, and the bounded memories of the process (nodes/DocumentGenerationWebhookTrigger/);
  * and its subtitle as n8n evaluates it (needs `npm run build` first).
  */
-import type { INodeParameters } from 'n8n-workflow';
-
-import { loadPackage, subtitleOf } from '../../harness';
 import {
 	deliveryBody,
 	documentItem,
 	quotaWarningItem,
 	updatedAtMs,
+	Budget,
+	Recent,
 } from '../../../nodes/DocumentGenerationWebhookTrigger/delivery';
-import { Budget, Recent } from '../../../nodes/DocumentGenerationWebhookTrigger/memory';
 
 describe('a delivery told by its shape', () => {
 	test('a document, a quota warning, or neither', () => {
@@ -94,19 +92,5 @@ describe('bounded memories', () => {
 		expect(budget.take(1000)).toBe(true);
 		expect(budget.take(1005)).toBe(false);
 		expect(budget.take(1010)).toBe(true);
-	});
-});
-
-describe('the subtitle', () => {
-	test('names the chosen events, the quota warning included', async () => {
-		const pkg = await loadPackage();
-		const subtitle = (parameters: INodeParameters) =>
-			subtitleOf(pkg, 'documentGenerationWebhookTrigger', parameters);
-		expect(subtitle({ events: ['success'] })).toBe('When a document is ready');
-		expect(subtitle({ events: ['success', 'failure'] })).toBe('When a document is ready or fails');
-		expect(subtitle({ events: ['failure', 'quotaWarning'] })).toBe(
-			'When a document fails or the quota runs low',
-		);
-		expect(subtitle({ events: ['quotaWarning'] })).toBe('When the quota runs low');
 	});
 });

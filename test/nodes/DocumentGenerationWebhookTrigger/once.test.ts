@@ -269,3 +269,20 @@ describe('without a signing secret', () => {
 		expect(sb.requests.filter((r) => r.path.startsWith('/api/v1/document_cards/')).length).toBe(30);
 	});
 });
+
+describe('one message sent to every endpoint', () => {
+	test('one message delivered to two workflows whose triggers share a node id starts a run in each', async () => {
+		const parameters = { events: ['success'], registration: 'manual' };
+		const first = await fx.createTrigger({ parameters, credentials: fx.withSecret() });
+		const second = await fx.createTrigger({ parameters, credentials: fx.withSecret() });
+		// The harness gives every trigger the same node id, each its own workflow id.
+		const document = fx.deliverable();
+		const answers = [
+			await fx.sb.webhooks.send(first.url, document, { id: 'msg_to_every_endpoint' }),
+			await fx.sb.webhooks.send(second.url, document, { id: 'msg_to_every_endpoint' }),
+		];
+		expect(answers.map((a) => a.status)).toEqual([200, 200]);
+		expect(first.executions()).toHaveLength(1);
+		expect(second.executions()).toHaveLength(1);
+	});
+});

@@ -24,7 +24,7 @@ import {
 	payloadFiles,
 	payloadProperties,
 } from '../../descriptions/payload';
-import { filesLiveInJson } from '../../../shared/helpers/binaryMode';
+import { filesLiveInJson } from '../../../shared/helpers/items';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
 import { readTemplateId } from '../ids';

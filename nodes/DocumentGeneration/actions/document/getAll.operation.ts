@@ -8,7 +8,7 @@ import {
 } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, perItem } from '../../../shared/helpers/items';
-import { parseListFilters } from '../../../shared/helpers/filters';
+import { parseListFilters } from '../../../shared/helpers/parse';
 import { checkPageBound, listDocumentCards } from '../../../shared/transport';
 import { readLimit } from '../ids';
 import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentOptions';

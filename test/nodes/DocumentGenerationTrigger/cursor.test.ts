@@ -1,4 +1,8 @@
-/** Unit tests of the trigger's pure cursor and de-duplication module. */
+/**
+ * Unit tests of the trigger's pure cursor module: keys, bounds and the service's clock, the
+ * walks of one poll, the cursor per event; and the order and clock readings when the service
+ * lists in any order.
+ */
 import * as fc from 'fast-check';
 
 import {
@@ -8,27 +12,26 @@ import {
 	OVERLAP_SECONDS,
 	ServiceClock,
 	VISIBILITY_LAG_SECONDS,
+	Walk,
+	advance,
 	boundFor,
 	entryOf,
 	frontierBound,
+	initialCursor,
+	matches,
+	mergeCursors,
 	newest,
 	oldestFirst,
+	prune,
+	readCursor,
+	readState,
+	serializeState,
 	signedAtOf,
 	type Card,
 	type Entry,
 	type EventCursor,
-} from '../../../../nodes/DocumentGenerationTrigger/cursor/model';
-import {
-	advance,
-	initialCursor,
-	matches,
-	mergeCursors,
-	readCursor,
-	readState,
-	serializeState,
-} from '../../../../nodes/DocumentGenerationTrigger/cursor/state';
-import { Walk, prune } from '../../../../nodes/DocumentGenerationTrigger/cursor/walk';
-import { timeOf } from '../../../../nodes/shared/helpers/dates';
+} from '../../../nodes/DocumentGenerationTrigger/cursor';
+import { timeOf } from '../../../nodes/shared/helpers/dates';
 
 const BASE = Date.UTC(2030, 5, 1, 12, 0, 0, 0);
 const iso = (ms: number) => new Date(ms).toISOString().replace('Z', '+00:00');
@@ -632,5 +635,47 @@ describe('model check (fast-check)', () => {
 			),
 			{ numRuns: 150 },
 		);
+	});
+});
+
+const bareEntry = (id: string, ms: number): Entry =>
+	entryOf({ id, updated_at: new Date(ms).toISOString() })!;
+const linked = (ms: number) => ({
+	download_url: `https://bucket.s3.amazonaws.com/doc.pdf?X-Amz-Date=${amz(ms)}&X-Amz-Expires=900&X-Amz-Signature=ab`,
+});
+
+describe('documents stamped the same instant', () => {
+	test('fire in the order of their keys, whichever order they were listed in', () => {
+		const a = bareEntry('a', BASE);
+		const b = bareEntry('b', BASE);
+		expect(oldestFirst(a, b)).toBe(-1);
+		expect(oldestFirst(b, a)).toBe(1);
+		expect([b, a].sort(oldestFirst)).toEqual([a, b]);
+		expect([a, b].sort(oldestFirst)).toEqual([a, b]);
+	});
+
+	test('a card compared with itself is neither older nor newer', () => {
+		const a = bareEntry('a', BASE);
+		expect(oldestFirst(a, bareEntry('a', BASE))).toBe(0);
+	});
+});
+
+describe('the newest card', () => {
+	test('is found wherever it stands in the list', () => {
+		const newer = bareEntry('n', BASE + 5000);
+		expect(newest([newer, bareEntry('o', BASE), bareEntry('m', BASE + 1000)])).toBe(newer);
+	});
+
+	test('of two stamped the same instant, the one with the later key', () => {
+		const b = bareEntry('b', BASE);
+		expect(newest([b, bareEntry('a', BASE)])).toBe(b);
+	});
+});
+
+describe("the service's clock from an answer", () => {
+	test('the newest download link counts, wherever it stands among the cards', () => {
+		const clock = new ServiceClock();
+		clock.observe([linked(BASE + 10_000), linked(BASE + 2000), { download_url: null }], 5000);
+		expect(clock.lowerBoundAt(5000)).toBe(BASE + 10_000);
 	});
 });

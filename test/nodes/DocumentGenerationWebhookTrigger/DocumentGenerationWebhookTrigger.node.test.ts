@@ -7,7 +7,12 @@
  * this file: the loader is cached): mutation testing counts a property as reached only by the
  * test that loads it. Needs `npm run build` first.
  */
-import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import {
 	CREDENTIAL_TYPE,
@@ -202,4 +207,26 @@ test('the instant trigger as the editor lists it: the node, its fields in order 
 	const [light, dark] = pkg.iconFiles(webhook.iconUrl);
 	expect(light).toMatch(/[/\\]icons[/\\]documentGeneration\.svg$/);
 	expect(dark).toMatch(/[/\\]icons[/\\]documentGeneration\.dark\.svg$/);
+});
+
+describe('the subtitle', () => {
+	test('names the chosen events, the quota warning included', async () => {
+		const pkg = await loadPackage();
+		const subtitle = (parameters: INodeParameters) =>
+			subtitleOf(pkg, 'documentGenerationWebhookTrigger', parameters);
+		expect(subtitle({ events: ['success'] })).toBe('When a document is ready');
+		expect(subtitle({ events: ['success', 'failure'] })).toBe('When a document is ready or fails');
+		expect(subtitle({ events: ['failure', 'quotaWarning'] })).toBe(
+			'When a document fails or the quota runs low',
+		);
+		expect(subtitle({ events: ['quotaWarning'] })).toBe('When the quota runs low');
+	});
+
+	test('with no event chosen, there is no subtitle (not a dangling "When ")', async () => {
+		const pkg = await loadPackage();
+		const subtitle = (parameters: INodeParameters) =>
+			subtitleOf(pkg, 'documentGenerationWebhookTrigger', parameters);
+		expect(subtitle({ events: [] })).toBe('');
+		expect(subtitle({ events: ['unknown'] })).toBe('');
+	});
 });

@@ -1,12 +1,21 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The polling trigger on n8n's PollContext (harness `createPoller`) against the sandbox, with
- * the sandbox's manual clock driving service time. Needs `npm run build` first.
+ * the sandbox's manual clock driving service time: activation and polls, the service clock,
+ * events, filters and files, static data, Max File Size, n8n's log, and what "Fetch test
+ * event" shows (a manual run with nothing matching, its file and renewed link). Needs
+ * `npm run build` first.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { linkExpiry } from '../../../nodes/shared/helpers/linkExpiry';
 import { createPoller, credentialsFor, describeError, getBinaryBuffer } from '../../harness';
+import { withFirstLinkExpired } from '../../harness/fixtures';
 import type { Sandbox } from '../../sandbox';
+import { fileRequests } from '../DocumentGeneration/helpers';
 import {
 	LIST_PATH,
 	T0,
@@ -19,19 +28,215 @@ import {
 	listRequestsSeen,
 	recordKey,
 	rig,
+	rigSandbox,
 	type Rig,
 } from './helpers';
 
-let current: Rig | undefined;
+const MB = 1024 * 1024;
+
+let current: Sandbox | undefined;
 afterEach(async () => {
-	await current?.sb.close();
+	jest.restoreAllMocks();
+	await current?.close();
 	current = undefined;
 });
 
 async function setup(...args: Parameters<typeof rig>): Promise<Rig> {
-	current = await rig(...args);
+	const made = await rig(...args);
+	current = made.sb;
+	return made;
+}
+
+async function sandbox(): Promise<Sandbox> {
+	current = await rigSandbox();
 	return current;
 }
+
+/** Documents finished before activation, then time past the overlap; the first poll fires none. */
+async function activated(r: Rig): Promise<void> {
+	for (let i = 0; i < 3; i++) {
+		r.sb.createDocument({ status: 'success' });
+		r.sb.clock.advance(137);
+	}
+	r.sb.clock.advance(10_000);
+	expect(await r.poller.poll()).toBeNull();
+}
+
+test('a wait longer than a poll accepts: the error says the poll changed nothing and what to do', async () => {
+	const r = await setup();
+	await activated(r);
+	r.sb.faults.add({
+		type: 'status',
+		status: 429,
+		retryAfter: '600',
+		method: 'GET',
+		path: LIST_PATH,
+	});
+	const info = describeError(
+		await r.poller.poll().then(
+			() => undefined,
+			(e: unknown) => e,
+		),
+	);
+	expect([info.message, info.description]).toEqual([
+		'The service asked to wait 600 s before the next request (429 Too Many Requests) while trying to list documents (page 1)',
+		"That is longer than the longest wait this trigger accepts (120 s), so nothing more was sent. The account's request limit is spent for now: this poll fired nothing and changed nothing, and the next poll tries again. If it keeps happening, other workflows use up the request limit of this account: spread them over time, poll less often, or move to a plan with a higher limit.",
+	]);
+});
+
+describe('static data', () => {
+	test('a poll that finds nothing new and leaves the state as it was writes nothing to it', async () => {
+		const r = await setup();
+		await activated(r);
+		const root = r.poller.workflowStaticData();
+		// An idle poll may still raise the bound (a walk quicker by a whole second than those
+		// before it, which can happen at most once for each second the first walk took): polls
+		// until one leaves the state as it was, which must write nothing; one that moved the
+		// bound must write it.
+		const changed: unknown[] = [];
+		let unchanged: { written: unknown } | undefined;
+		for (let i = 0; i < 20 && !unchanged; i++) {
+			const before = JSON.stringify(r.poller.staticData());
+			root.__dataChanged = false;
+			expect(await r.poller.poll()).toBeNull();
+			if (JSON.stringify(r.poller.staticData()) === before)
+				unchanged = { written: root.__dataChanged };
+			else changed.push(root.__dataChanged);
+		}
+		expect(unchanged).toEqual({ written: false });
+		expect(changed).toEqual(changed.map(() => true));
+
+		// A poll that fires a document does write it.
+		r.sb.clock.advance(1000);
+		const [fresh] = finishMany(r.sb, 1);
+		root.__dataChanged = false;
+		expect(keysOf(await r.poller.poll())).toEqual([recordKey(r.sb, fresh)]);
+		expect(root.__dataChanged).toBe(true);
+	});
+});
+
+/** Page `page` of a list of two pages at most, holding the cards of these documents. */
+function pageOf(sb: Sandbox, ids: string[], page: 1 | 2, pages: 1 | 2) {
+	return {
+		document_cards: ids.map((id) => sb.cardJson(id)),
+		meta: { current_page: page, next_page: page < pages ? page + 1 : null, total_pages: pages },
+	};
+}
+
+/** The next list requests answered with these pages, one each, in order. */
+function answerListWith(sb: Sandbox, pages: object[]): void {
+	for (const body of pages)
+		sb.faults.add({ type: 'status', status: 200, method: 'GET', path: LIST_PATH, body });
+}
+
+test('a card the service lists outside the chosen event does not fire', async () => {
+	const r = await setup();
+	await activated(r);
+	r.sb.clock.advance(1000);
+	const [good] = finishMany(r.sb, 1);
+	const [bad] = finishMany(r.sb, 1, { status: 'failure' });
+	// A list of successes that also holds the failure, as a service ignoring q[status] would answer.
+	answerListWith(r.sb, [pageOf(r.sb, [good, bad], 1, 1)]);
+	expect(keysOf(await r.poller.poll())).toEqual([recordKey(r.sb, good)]);
+});
+
+test('with Download File off, a success fires without its file and no file is fetched', async () => {
+	const r = await setup({ events: ['success'], download: false });
+	await activated(r);
+	r.sb.clock.advance(1000);
+	const [id] = finishMany(r.sb, 1);
+	r.sb.resetRequests();
+	const [item] = itemsOf(await r.poller.poll());
+	expect(item.json.id).toBe(id);
+	expect(item.binary).toBeUndefined();
+	expect(fileRequests(r.sb)).toEqual([]);
+});
+
+describe('Max File Size on the files of a poll', () => {
+	async function bigFilePoll(maxFileSize: number) {
+		const sb = await rigSandbox({ fileSizeBytes: 3 * MB });
+		current = sb;
+		const poller = await createPoller({
+			parameters: { events: ['success'], download: true, maxFileSize },
+			credentials: credentialsFor(sb),
+		});
+		await activated({ sb, poller });
+		sb.clock.advance(1000);
+		const [id] = finishMany(sb, 1);
+		return { poller, id };
+	}
+
+	test('a 3 MB file at 1 MB fails the poll naming the document', async () => {
+		const { poller, id } = await bigFilePoll(1);
+		const error = await poller.poll().then(
+			() => undefined,
+			(e: unknown) => e,
+		);
+		expect(describeError(error).message).toBe(
+			`The file of document ${id} is larger than the Max File Size (1 MB)`,
+		);
+	});
+
+	test('a 3 MB file at 5 MB is taken whole', async () => {
+		const { poller, id } = await bigFilePoll(5);
+		const result = await poller.poll();
+		const [item] = result![0];
+		expect(item.json.id).toBe(id);
+		expect((await getBinaryBuffer(item.binary!.data)).length).toBe(3 * MB);
+	});
+});
+
+/** The trigger's lines in n8n's log while `during` runs, by level. */
+async function triggerLog(during: () => Promise<unknown>): Promise<Record<string, string[]>> {
+	const logger = Container.get(Logger);
+	const lines: Record<string, string[]> = { warn: [], debug: [] };
+	const keep = (level: string) => (message: string) => {
+		if (message.startsWith('Document Generation Trigger')) lines[level].push(message);
+	};
+	jest.spyOn(logger, 'warn').mockImplementation(keep('warn'));
+	jest.spyOn(logger, 'debug').mockImplementation(keep('debug'));
+	await during();
+	return lines;
+}
+
+describe("n8n's log", () => {
+	test('a walk of one page: one debug line, no warning', async () => {
+		const r = await setup();
+		await activated(r);
+		const lines = await triggerLog(() => r.poller.poll());
+		expect(lines).toEqual({
+			warn: [],
+			debug: ['Document Generation Trigger: "success" list walked in 1 request(s), 1 walk(s)'],
+		});
+	});
+
+	test('a list of two pages that brings an older card on every walk: a warning after 24 walks', async () => {
+		const r = await setup();
+		await activated(r);
+		r.sb.clock.advance(1000);
+		const [fresh] = finishMany(r.sb, 1);
+		// Each walk's second page holds an old card (an hour before) not seen by the walks before.
+		const old = Array.from(
+			{ length: 24 },
+			() => r.sb.createDocument({ status: 'success', updated_at: r.sb.clock.now() - 3_600_000 }).id,
+		);
+		answerListWith(
+			r.sb,
+			old.flatMap((id) => [pageOf(r.sb, [fresh], 1, 2), pageOf(r.sb, [id], 2, 2)]),
+		);
+		let fired: string[] = [];
+		const lines = await triggerLog(async () => (fired = keysOf(await r.poller.poll())));
+		expect(lines).toEqual({
+			warn: [
+				'Document Generation Trigger: the "success" list kept changing over 24 walks; the next poll looks at the same window again',
+			],
+			debug: ['Document Generation Trigger: "success" list walked in 48 request(s), 24 walk(s)'],
+		});
+		expect(r.sb.faults.list()).toEqual([]);
+		// Every card the walks found fires, the old ones too: none was fired before.
+		expect(fired.sort()).toEqual([fresh, ...old].map((id) => recordKey(r.sb, id)).sort());
+	});
+});
 
 /** Documents that exist before activation, `count` of them, then time moves on past the lag. */
 function history(sb: Sandbox, count: number): string[] {
@@ -725,4 +930,92 @@ describe('robustness', () => {
 				expect(ms).toBeGreaterThanOrEqual(state.since * 1000);
 		}
 	});
+});
+
+/** The description of the error a manual run of a trigger with these parameters fails with. */
+async function manualRunRefusal(sb: Sandbox, parameters: INodeParameters): Promise<string> {
+	const poller = await createPoller({ parameters, credentials: credentialsFor(sb) });
+	const error = await poller.poll('manual').then(
+		() => undefined,
+		(e: unknown) => e,
+	);
+	const info = describeError(error);
+	expect(info.message).toBe(
+		'No document matched the trigger: there is no finished document to show yet',
+	);
+	return String(info.description);
+}
+
+const HOW_TO_FIX =
+	'Generate one (for example with the Document Generation node, Create with status "Pending"), or widen Events and Filters, then fetch a test event again.';
+
+describe('a manual run with nothing matching', () => {
+	test('names both events, both templates and the workspace, in words', async () => {
+		const sb = await sandbox();
+		const [invoice, receipt] = sb.templates;
+		const hr = sb.workspaces.find((w) => w.identifier === 'Acme HR')!;
+		const description = await manualRunRefusal(sb, {
+			events: ['success', 'failure'],
+			filters: { templateIds: `${invoice.id}, ${receipt.id}`, workspaceId: hr.id },
+		});
+		expect(description).toBe(
+			`No document has status "success" or "failure", template ${invoice.id}, ${receipt.id}, workspace "Acme HR". ${HOW_TO_FIX}`,
+		);
+	});
+
+	test('names the workspace by its id when the names cannot be read', async () => {
+		const sb = await sandbox();
+		const hr = sb.workspaces.find((w) => w.identifier === 'Acme HR')!;
+		sb.faults.add({
+			type: 'status',
+			status: 500,
+			path: '/api/v1/workspace_cards',
+			times: Infinity,
+		});
+		const description = await manualRunRefusal(sb, {
+			events: ['failure'],
+			filters: { workspaceId: hr.id },
+		});
+		expect(description).toBe(
+			`No document has status "failure", workspace "${hr.id}". ${HOW_TO_FIX}`,
+		);
+	});
+
+	test('without filters names only the status', async () => {
+		const sb = await sandbox();
+		sb.createDocument({ status: 'failure' });
+		expect(await manualRunRefusal(sb, { events: ['success'] })).toBe(
+			`No document has status "success". ${HOW_TO_FIX}`,
+		);
+	});
+});
+
+test('a manual run with Download File on shows the newest success with its file', async () => {
+	const sb = await sandbox();
+	const [latest] = finishMany(sb, 1, { meta: { _filename: 'shown.pdf' } });
+	const poller = await createPoller({
+		parameters: { events: ['success'], download: true, binaryPropertyName: 'pdf' },
+		credentials: credentialsFor(sb),
+	});
+	const [item] = itemsOf(await poller.poll('manual'));
+	expect(item.json.id).toBe(latest);
+	const file = item.binary?.pdf;
+	expect(file?.fileName).toBe('shown.pdf');
+	expect((await getBinaryBuffer(file!)).subarray(0, 5).toString()).toBe('%PDF-');
+});
+
+test('a file whose link expired on its way: the item hands on the renewed link and its end, not the expired ones', async () => {
+	const sb = await sandbox();
+	finishMany(sb, 1);
+	const poller = await createPoller({
+		parameters: { events: ['success'], download: true },
+		credentials: credentialsFor(sb),
+	});
+	const [item] = itemsOf(await withFirstLinkExpired(sb, () => poller.poll('manual')));
+	expect(fileRequests(sb).map((r) => r.status)).toEqual([403, 200]);
+	const [expired, renewed] = fileRequests(sb).map((r) => `${sb.url}${r.path}?${r.rawQuery}`);
+	expect(item.json.download_url).toBe(renewed);
+	expect(item.json.download_url_expires_at).toBe(linkExpiry(renewed, 0));
+	expect(item.json.download_url_expires_at).not.toBe(linkExpiry(expired, 0));
+	expect((await getBinaryBuffer(item.binary!.data)).subarray(0, 5).toString()).toBe('%PDF-');
 });

@@ -8,7 +8,7 @@ import {
 	FILES_IN_JSON,
 	filesLiveInJson,
 	withoutFileReferences,
-} from '../../../../nodes/shared/helpers/binaryMode';
+} from '../../../../nodes/shared/helpers/items';
 
 type Settings = Pick<IExecuteFunctions, 'getWorkflowSettings'>;
 const settings = (value: unknown): Settings => ({

@@ -1,5 +1,5 @@
 /** What the unit tests of the pure input checks share. */
-import { InputError } from '../../../../nodes/shared/helpers/parse';
+import { InputError } from '../../nodes/shared/helpers/parse';
 
 /** A valid template or document ID (a UUID). */
 export const ID = '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d';
