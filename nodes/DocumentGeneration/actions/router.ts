@@ -23,6 +23,8 @@ const operations: Record<string, Record<string, Operation>> = {
 		create: template.create.execute,
 		get: template.get.execute,
 		getAll: template.getAll.execute,
+		getFields: template.getFields.execute,
+		preview: template.preview.execute,
 		update: template.update.execute,
 		delete: template.delete.execute,
 	},

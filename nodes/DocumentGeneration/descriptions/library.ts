@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError, parseId, parseJsonObject, preview } from '../../shared/helpers/parse';
+import { readTtl, retentionFields } from './templateSettings';
 
 export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
 
@@ -22,6 +23,15 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 		description: 'The HTML of the template, with Liquid variables such as {{ customer.name }}',
 	},
 	{
+		displayName: 'Body From File',
+		name: 'bodyFromFile',
+		type: 'string',
+		default: 'data',
+		placeholder: 'e.g. data',
+		description:
+			'The file of an earlier node (e.g. Read/Write Files from Disk) whose text is the template\'s body (HTML): the name its Binary tab shows',
+	},
+	{
 		displayName: 'Folder Name or ID',
 		name: 'folderId',
 		type: 'options',
@@ -31,7 +41,7 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 		},
 		default: '',
 		description:
-			'The template folder to keep the template in (its ID is a UUID), or No Folder to take it out of its folder. or No Folder to take it out of its folder. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'The template folder to keep the template in (its ID is a UUID), or No Folder to take it out of its folder. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Name',
@@ -63,6 +73,7 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 		description:
 			'The engine the draft renders with (a deprecated one shows its date: move templates off it before then). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
+	...retentionFields,
 	{
 		displayName: 'Sample Data (JSON)',
 		name: 'sampleData',
@@ -78,6 +89,15 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. h1 { color: #333; }',
 		description: 'The styles of the template, in SCSS or CSS',
+	},
+	{
+		displayName: 'Styles From File',
+		name: 'stylesFromFile',
+		type: 'string',
+		default: 'data',
+		placeholder: 'e.g. data',
+		description:
+			'The file of an earlier node (e.g. Read/Write Files from Disk) whose text is the template\'s styles (SCSS): the name its Binary tab shows',
 	},
 ];
 
@@ -126,6 +146,8 @@ export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObje
 	// and no folder (null takes the template out of its folder).
 	if (raw.pdfEngineId !== undefined && raw.pdfEngineId !== '')
 		fields.pdf_engine_draft_id = readEngineId(raw.pdfEngineId);
+	const ttl = readTtl(raw);
+	if (ttl !== undefined) fields.ttl = ttl;
 	if (raw.folderId !== undefined)
 		fields.template_folder_id =
 			raw.folderId === '' ? null : parseId(raw.folderId, 'template folder');

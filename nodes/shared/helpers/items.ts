@@ -110,13 +110,13 @@ export type Operation = (
 
 /**
  * An operation that handles the input items in two phases. First every item's input is read
- * and checked (`prepare`: synchronous, sends nothing), so malformed input stops the node
+ * and checked (`prepare`: sends nothing; it may read the item's files), so malformed input stops the node
  * before any request. Then `run` handles the checked items, `concurrency` at a time, and the
  * output keeps input order. Under `continueOnFail` a failing item becomes one error item;
  * otherwise the first failure stops the node (nothing new is started after it).
  */
 export function perItem<P>(
-	prepare: (ctx: IExecuteFunctions, itemIndex: number) => P,
+	prepare: (ctx: IExecuteFunctions, itemIndex: number) => P | Promise<P>,
 	run: (ctx: IExecuteFunctions, input: P, itemIndex: number) => Promise<INodeExecutionData[]>,
 	concurrency = 1,
 ): Operation {
@@ -126,7 +126,7 @@ export function perItem<P>(
 		const prepared: Array<[number, P]> = [];
 		for (let i = 0; i < items.length; i++) {
 			try {
-				prepared.push([i, prepare(this, i)]);
+				prepared.push([i, await prepare(this, i)]);
 			} catch (error) {
 				const itemError = asNodeError(this, error, i);
 				if (!continueOnFail) throw itemError;

@@ -30,7 +30,9 @@ export {
 	createTemplate,
 	deleteTemplate,
 	getTemplate,
+	getTemplateDraftPreview,
 	listTemplateCards,
+	type TemplateListing,
 	listWorkspaceCards,
 	updateTemplate,
 } from './templates';

@@ -74,6 +74,10 @@ export const templateEnvelope = z
 	.object({ document_template: z.object({ id: z.string() }).passthrough() })
 	.passthrough();
 
+export const templateDebugEnvelope = z
+	.object({ document_template_debug: z.object({ url: z.string().min(1) }).passthrough() })
+	.passthrough();
+
 export const restHookEnvelope = z
 	.object({ rest_hook: z.object({ id: z.union([z.string(), z.number()]) }).passthrough() })
 	.passthrough();

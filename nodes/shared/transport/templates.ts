@@ -6,7 +6,18 @@ import type { Query } from './calls';
 import { MAX_LIST_PAGES, nextPageAfter, unendingListError } from './paging';
 import { restResource } from './records';
 import { apiRequest } from './request';
-import { templateCardListEnvelope, templateEnvelope, workspaceCardListEnvelope } from './schemas';
+import {
+	templateCardListEnvelope,
+	templateDebugEnvelope,
+	templateEnvelope,
+	workspaceCardListEnvelope,
+} from './schemas';
+
+/** How a template list is narrowed and ordered: `q[folders]` (all, none or IDs) and `sort`. */
+export interface TemplateListing {
+	folders?: string;
+	sort?: string;
+}
 
 /**
  * Every template card (of one workspace when given), in one request (`page=all`). Cards of
@@ -16,9 +27,12 @@ export async function listTemplateCards(
 	ctx: TransportContext,
 	workspaceId?: string,
 	options: CallOptions = {},
+	listing: TemplateListing = {},
 ): Promise<IDataObject[]> {
 	const query: Query = [['page', 'all']];
 	if (workspaceId) query.push(['q[workspace_id]', workspaceId]);
+	if (listing.folders !== undefined) query.push(['q[folders]', listing.folders]);
+	if (listing.sort !== undefined) query.push(['sort', listing.sort]);
 	const answer = await apiRequest(
 		ctx,
 		{
@@ -46,6 +60,25 @@ export const getTemplate = templates.get;
 export const createTemplate = templates.create;
 export const updateTemplate = templates.update;
 export const deleteTemplate = templates.remove;
+
+/** The link to a preview of the template's draft rendered with its sample data. */
+export async function getTemplateDraftPreview(
+	ctx: TransportContext,
+	id: string,
+	options: CallOptions = {},
+): Promise<string> {
+	const answer = await apiRequest(
+		ctx,
+		{
+			method: 'GET',
+			path: `/api/v1/document_template_debugs/${id}`,
+			what: `preview template ${id}`,
+			...options,
+		},
+		templateDebugEnvelope,
+	);
+	return answer.document_template_debug.url;
+}
 
 /**
  * Every workspace card, page after page, within the shared paging bound: a list that never

@@ -4,9 +4,11 @@ import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as getFields from './getFields.operation';
+import * as preview from './preview.operation';
 import * as update from './update.operation';
 
-export { create, del as delete, get, getAll, update };
+export { create, del as delete, get, getAll, getFields, preview, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -35,10 +37,23 @@ export const description: INodeProperties[] = [
 				action: 'Get a template',
 			},
 			{
+				name: 'Get Fields',
+				value: 'getFields',
+				description:
+					'List the fields a template reads, typed from its sample data: what a payload should hold',
+				action: 'Get the fields of a template',
+			},
+			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List the templates of a workspace',
+				description: 'List the templates of a workspace, of one folder or of none',
 				action: 'Get many templates',
+			},
+			{
+				name: 'Preview',
+				value: 'preview',
+				description: 'Get links to a preview of the draft rendered with its sample data',
+				action: 'Preview a template',
 			},
 			{
 				name: 'Update',
@@ -53,6 +68,8 @@ export const description: INodeProperties[] = [
 	...create.description,
 	...get.description,
 	...getAll.description,
+	...getFields.description,
+	...preview.description,
 	...update.description,
 	...del.description,
 ];

@@ -8,10 +8,18 @@ import { InputError } from '../../../shared/helpers/parse';
 import { createTemplate } from '../../../shared/transport';
 import { readWorkspaceId } from '../ids';
 import { readTemplateFields, templateFields } from '../../descriptions/library';
+import {
+	imageSettings,
+	pageSettings,
+	readSettings,
+	readTemplateFiles,
+} from '../../descriptions/templateSettings';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace to create the template in' },
 	templateFields('Template Fields'),
+	pageSettings,
+	imageSettings,
 ];
 
 export const description = updateDisplayOptions(
@@ -20,7 +28,7 @@ export const description = updateDisplayOptions(
 );
 
 export const execute = perItem(
-	(ctx, i) => {
+	async (ctx, i) => {
 		const workspaceId = readWorkspaceId(ctx, i);
 		const fields = readTemplateFields(ctx, i);
 		if (fields.identifier === undefined)
@@ -28,7 +36,9 @@ export const execute = perItem(
 				'The new template has no name',
 				'Add Template Fields → Name, e.g. "invoice"',
 			);
-		return { app_id: workspaceId, ...fields };
+		const settings = readSettings(ctx, i);
+		const files = await readTemplateFiles(ctx, i);
+		return { app_id: workspaceId, ...fields, ...files, ...(settings && { settings_draft: settings }) };
 	},
 	async (ctx, fields, i) =>
 		paired(withoutSecrets(await createTemplate(ctx, fields, { itemIndex: i })), i),

@@ -1,13 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
-import { updateTemplate } from '../../../shared/transport';
+import type { TransportContext } from '../../../shared/types';
+import { getTemplate, updateTemplate } from '../../../shared/transport';
 import { readTemplateId } from '../ids';
 import { readTemplateFields, templateFields } from '../../descriptions/library';
+import {
+	imageSettings,
+	mergeSettings,
+	pageSettings,
+	readSettings,
+	readTemplateFiles,
+} from '../../descriptions/templateSettings';
 
 export const properties: INodeProperties[] = [
 	{
@@ -15,6 +23,14 @@ export const properties: INodeProperties[] = [
 		description: 'The template to change: pick it from the list, or enter its ID',
 	},
 	templateFields('Update Fields'),
+	{
+		...pageSettings,
+		description: `${pageSettings.description}; settings left out keep their values`,
+	},
+	{
+		...imageSettings,
+		description: `${imageSettings.description}; settings left out keep their values`,
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -22,18 +38,37 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+interface TemplateChange {
+	id: string;
+	fields: IDataObject;
+	settings?: IDataObject;
+}
+
+/**
+ * The change sent: the fields given, and the draft settings with the given ones merged in. The
+ * service replaces `settings_draft` whole, so settings cost one read of the template first.
+ */
+async function sendChange(ctx: TransportContext, change: TemplateChange, itemIndex: number) {
+	const fields = { ...change.fields };
+	if (change.settings) {
+		const current = await getTemplate(ctx, change.id, { itemIndex });
+		fields.settings_draft = mergeSettings(current.settings_draft, change.settings);
+	}
+	return await updateTemplate(ctx, change.id, fields, { itemIndex });
+}
+
 export const execute = perItem(
-	(ctx, i) => {
+	async (ctx, i): Promise<TemplateChange> => {
 		const id = readTemplateId(ctx, i);
-		const fields = readTemplateFields(ctx, i);
-		if (!Object.keys(fields).length)
+		const settings = readSettings(ctx, i);
+		const fields = { ...readTemplateFields(ctx, i), ...(await readTemplateFiles(ctx, i)) };
+		if (!Object.keys(fields).length && !settings)
 			throw new InputError(
 				'Nothing to update: no field is given',
-				'Add at least one field under Update Fields (Name, Body, Styles, Sample Data, Output Type, PDF Engine or Folder)',
+				'Add at least one field under Update Fields (Name, Body, Styles, Sample Data, Output Type, PDF Engine, Folder or Retention), Page Settings or Image Settings',
 			);
-		return { id, fields };
+		return { id, fields, settings };
 	},
-	async (ctx, { id, fields }, i) =>
-		paired(withoutSecrets(await updateTemplate(ctx, id, fields, { itemIndex: i })), i),
+	async (ctx, change, i) => paired(withoutSecrets(await sendChange(ctx, change, i)), i),
 	CONCURRENCY,
 );
