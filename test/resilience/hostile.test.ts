@@ -18,7 +18,7 @@ import {
 } from '../harness';
 import { DEFAULT_WEBHOOK_SECRET } from '../sandbox';
 import { canonical } from '../../nodes/shared/helpers/document';
-import { digestOf } from '../../nodes/DocumentGeneration/engine/uniqueKey';
+import { digestOf } from '../../nodes/DocumentGeneration/engine/writes';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../nodes/shared/helpers/json';
 import type { Sandbox } from '../sandbox';
 import { startEndlessFileFront, type EndlessFileFront } from './hostile';

@@ -1,25 +1,103 @@
 /**
- * Running a batch again makes no second document: the look-up stage of the engine.
+ * Reading what exists. `lookUp` is stage 2 of the engine: a batch run again makes no second
+ * document. An earlier try of this run (Retry On Fail) is remembered in the process
+ * (`memoryOf`); a Unique Key is found by one pass over the list of the batch's templates within
+ * the Reuse Window (every card carries its meta). What is found decides each item's plan.
  *
- * Two ways to know that an item's document exists already:
- * - **a retry** (Retry On Fail): what earlier tries of the same run made is remembered in the
- *   process (`retryMemory.ts`), and is reused when the item's data is the same;
- * - **a Unique Key** (Create → Options, `uniqueKey.ts`): before creating, one pass over the
- *   list of the batch's templates' documents updated within the Reuse Window finds the
- *   documents that carry one of the batch's keys (the list cannot filter on meta, but every
- *   card carries it).
- *
- * What is found decides each item's plan (`plan.ts`).
+ * `listForIds` and `fetchEachCard`, which the wait shares, read known cards: the document list
+ * while it costs fewer requests than one GET each (no more pages than GETs), stopping once
+ * every wanted card was seen, then each of the others by id.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { timeOf } from '../../shared/helpers/dates';
-import { scanDocumentCards } from '../../shared/transport';
-import { fetchEachCard, listBudget, listForIds } from './listOrFetch';
+import { CONCURRENCY, asNodeError, mapConcurrent } from '../../shared/helpers/items';
+import {
+	MAX_LIST_PAGES,
+	getDocumentCard,
+	isNotFound,
+	scanDocumentCards,
+} from '../../shared/transport';
 import type { Found, ReuseRequest } from './plan';
 import { CLOCK_SKEW_MS, templateFilter, updatedSinceFor } from './pollTiming';
-import type { RunMemory } from './retryMemory';
-import { keyOf, markedDigest, markedKey } from './uniqueKey';
+import type { RunMemory } from './writes';
+import { keyOf, markedDigest, markedKey } from './writes';
+
+export type OnCard = (card: IDataObject, fetchedAt: number) => void;
+
+/** The most list pages worth reading to see `count` known documents (0: fetch each). */
+export function listBudget(count: number): number {
+	return count >= 2 ? count - 1 : 0;
+}
+
+export interface ListForIds {
+	updatedSince: number;
+	templateIds: string[];
+	reader: 'lookUp' | 'wait';
+	itemIndex?: number;
+	stop?: AbortSignal;
+}
+
+/**
+ * Reads the list within `listBudget` until every id in `ids` has been seen; `onCard` gets each
+ * of their cards. `complete`: the list ended, or every id was seen.
+ */
+export async function listForIds(
+	ctx: IExecuteFunctions,
+	ids: Set<string>,
+	onCard: OnCard,
+	options: ListForIds,
+): Promise<{ seen: Set<string>; pages: number; complete: boolean }> {
+	const { updatedSince, templateIds, ...call } = options;
+	const seen = new Set<string>();
+	const { pages, complete } = await scanDocumentCards(
+		ctx,
+		{ updatedSince, templateIds },
+		(card, fetchedAt) => {
+			const id = String(card.id);
+			if (!ids.has(id)) return false;
+			seen.add(id);
+			onCard(card, fetchedAt);
+			return seen.size === ids.size;
+		},
+		// Within the shared bound: past it, fetching each by id is the way (not a list error).
+		{ ...call, maxPages: Math.min(listBudget(ids.size), MAX_LIST_PAGES - 1) },
+	);
+	return { seen, pages, complete };
+}
+
+export interface FetchEach {
+	onCard: OnCard;
+	/** A 404: that document is gone (the others go on). */
+	onNotFound: (id: string, error: unknown) => void;
+	/** The item a request for the id is made for. */
+	itemIndexOf: (id: string) => number | undefined;
+	stop?: AbortSignal;
+}
+
+/**
+ * Fetches each card by id, a few at a time. Any error but a 404 stops the fetches not started
+ * yet and is thrown once the others have ended.
+ */
+export async function fetchEachCard(
+	ctx: IExecuteFunctions,
+	ids: string[],
+	handlers: FetchEach,
+): Promise<void> {
+	let failed: { error: unknown; itemIndex?: number } | undefined;
+	await mapConcurrent(ids, CONCURRENCY, async (id) => {
+		if (failed !== undefined || handlers.stop?.aborted) return;
+		const itemIndex = handlers.itemIndexOf(id);
+		const fetchedAt = Date.now();
+		try {
+			handlers.onCard(await getDocumentCard(ctx, id, { itemIndex }), fetchedAt);
+		} catch (error) {
+			if (isNotFound(error)) handlers.onNotFound(id, error);
+			else failed ??= { error, itemIndex };
+		}
+	});
+	if (failed !== undefined) throw asNodeError(ctx, failed.error, failed.itemIndex);
+}
 
 interface Seen {
 	card: IDataObject;

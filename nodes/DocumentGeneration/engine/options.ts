@@ -38,11 +38,11 @@ export interface GenerationRequest extends GenerationOptions {
 	reuse?: ReuseRequest;
 }
 
-// Stryker disable BooleanLiteral: a module constant, set when the module loads, before the tool switches a mutant on: `wait` or `download` made true each fail "a draft’s options wait for nothing …" (options.edges.test.ts) when planted by hand
+// Stryker disable BooleanLiteral: set at module load, before any mutant is switched on
 export const NO_WAIT: GenerationOptions = {
 	wait: false,
 	download: false,
-	// Stryker disable next-line StringLiteral: equivalent, a write that does not download writes no field
+	// Stryker disable next-line StringLiteral: equivalent, a write without a download fills no field
 	binaryPropertyName: 'data',
 	timeoutSeconds: 300,
 	maxLimitWaitSeconds: 120,

@@ -1,7 +1,20 @@
 /** Shared bits of the action node tests (engine: test/harness; service: test/sandbox). */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
-import { credentialsFor, runNode, type NodeSettings, type RunNodeResult } from '../../harness';
+import {
+	credentialsFor,
+	displayedProperties,
+	loadPackage,
+	runNode,
+	type NodeSettings,
+	type RunNodeResult,
+} from '../../harness';
 import { startSandbox, type LoggedRequest, type Sandbox, type SandboxOptions } from '../../sandbox';
 
 /** A resource locator value in "By ID" mode. */
@@ -196,4 +209,102 @@ export async function withSandbox<T>(
 	} finally {
 		await sb.close();
 	}
+}
+
+/** What the library tests (snippets, template folders, templates) do on one sandbox. */
+export function libraryOf(sb: Sandbox) {
+	const workspace = (name = 'Acme Billing') => sb.workspaces.find((w) => w.identifier === name)!.id;
+	const on = (resource: string, operation: string, extra: INodeParameters = {}) =>
+		({ resource, operation, ...extra }) as INodeParameters;
+	/** Runs an operation on a resource of a workspace (Acme Billing unless another is named). */
+	const runInWorkspace = async (
+		resource: string,
+		operation: string,
+		extra: INodeParameters,
+		workspaceId = workspace(),
+	) => await run(sb, on(resource, operation, { workspaceId: byId(workspaceId), ...extra }));
+	const ofItem = (result: { items: Array<{ json: Record<string, unknown> }> }, key: string) =>
+		result.items.map((i) => i.json[key]);
+	/** The identifiers each of two input items gave, sorted. */
+	const namesByItem = (result: Awaited<ReturnType<typeof run>>) =>
+		[0, 1].map((n) =>
+			result.items
+				.filter((i) => (i.pairedItem as { item: number }).item === n)
+				.map((i) => i.json.identifier)
+				.sort(),
+		);
+	const sentBodies = (method: string) =>
+		sb.requests.filter((r) => r.method === method).map((r) => r.body as Record<string, unknown>);
+	/** Deletes each of `ids` from an item of its own; each item's answer names its id, none is left stored. */
+	async function expectDeletedEach(
+		resource: 'snippet' | 'templateFolder',
+		byItemId: INodeParameters,
+		ids: string[],
+	) {
+		const deleted = await run(
+			sb,
+			on(resource, 'delete', byItemId),
+			ids.map((id) => ({ id })),
+		);
+		expect(ofItem(deleted, 'id')).toEqual(ids);
+		const stored = resource === 'snippet' ? sb.library.snippets : sb.library.folders;
+		expect(stored.some((kept) => ids.includes(kept.id))).toBe(false);
+	}
+	return {
+		workspace,
+		on,
+		calls: () => sb.requests.map((r) => `${r.method} ${r.path}`),
+		runInWorkspace,
+		ofItem,
+		namesByItem,
+		sentBodies,
+		expectDeletedEach,
+	};
+}
+
+/** The action node's parameters named `name` that the editor shows for `values`. */
+export function editorOf(): (values: INodeParameters, name: string) => INodeProperties[] {
+	let action: INodeTypeDescription;
+	beforeAll(async () => {
+		action = (await loadPackage()).nodeDescription('documentGeneration');
+	});
+	return (values, name) => displayedProperties(action, values).filter((p) => p.name === name);
+}
+
+const LIBRARY_OPERATIONS = ['create', 'delete', 'get', 'getAll', 'update'];
+
+/** The editor's view of a library resource: its operations, its locator's modes, the workspace. */
+export function describeLibraryEditor(resource: string, locator: string, searchListMethod: string) {
+	const shown = editorOf();
+	const values = (p: INodeProperties) =>
+		((p.options ?? []) as INodePropertyOptions[]).map((o) => o.value);
+	describe(`resource ${resource}`, () => {
+		test('its operations, Get Many first by default', () => {
+			const [operation] = shown({ resource }, 'operation');
+			expect(values(operation)).toEqual(LIBRARY_OPERATIONS);
+			expect(operation.default).toBe('getAll');
+		});
+
+		test.each(['get', 'update', 'delete'])(`${locator}: list and ID modes for %s`, (operation) => {
+			const [p] = shown({ resource, operation }, locator);
+			expect(p.type).toBe('resourceLocator');
+			expect(p.modes!.map((m) => m.name).sort()).toEqual(['id', 'list']);
+			const list = p.modes!.find((m) => m.name === 'list')!;
+			expect(list.typeOptions).toMatchObject({ searchListMethod, searchable: true });
+			const id = p.modes!.find((m) => m.name === 'id')!;
+			const regex = new RegExp(
+				(id.validation![0] as unknown as { properties: { regex: string } }).properties.regex,
+			);
+			expect(regex.test('1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d')).toBe(true);
+			expect(regex.test('company-footer')).toBe(false);
+		});
+
+		test('create and Get Many take a workspace; the others do not', () => {
+			for (const operation of ['create', 'getAll'])
+				expect(shown({ resource, operation }, 'workspaceId')).toHaveLength(1);
+			for (const operation of ['get', 'update', 'delete'])
+				expect(shown({ resource, operation }, 'workspaceId')).toHaveLength(0);
+			expect(shown({ resource, operation: 'getAll' }, 'returnAll')).toHaveLength(1);
+		});
+	});
 }

@@ -40,7 +40,7 @@ export const execute = perItem(
 	},
 	async (ctx, { id, field, maxFileBytes }, i) => {
 		// A fresh card right before the download: its download_url is new.
-		// Stryker disable next-line ObjectLiteral: equivalent, perItem gives an error without an item this item
+		// Stryker disable next-line ObjectLiteral: equivalent, perItem sets the item on its errors
 		const card = await getDocumentCard(ctx, id, { itemIndex: i });
 		const file = await downloadToBinary(ctx, card, i, { fetchedAt: Date.now(), maxFileBytes });
 		return [

@@ -31,6 +31,7 @@ import {
 	run,
 	templateId,
 	withSandbox,
+	writes,
 } from '../helpers';
 import { statusFault } from '../../../harness/fixtures';
 
@@ -418,4 +419,57 @@ describe('a Unique Key', () => {
 			expect(sb.requests.slice(0, 10).map((r) => r.method)).toEqual(Array(10).fill('POST'));
 		});
 	});
+});
+/** Two items with one Unique Key, the first on the invoice template, the second on the receipt. */
+function sameKeyTwoTemplates(sb: Sandbox, keyConflict: 'fail' | 'regenerate') {
+	const parameters = numberedCreate(sb, {
+		templateId: byId('={{ $json.t }}'),
+		options: { uniqueKey: 'K-1', keyConflict },
+	});
+	const items = [
+		{ n: 1, t: templateId(sb, 'invoice') },
+		{ n: 2, t: templateId(sb, 'receipt') },
+	];
+	return { parameters, items };
+}
+
+describe('a Unique Key is per template', () => {
+	// Planted mistake caught: the key's identity without its template (in the batch or the look-up).
+	test.each(['fail', 'regenerate'] as const)(
+		'one key under two templates makes two documents, and a second run reuses both (%s)',
+		async (keyConflict) => {
+			await withSandbox({}, async (sb) => {
+				const { parameters, items } = sameKeyTwoTemplates(sb, keyConflict);
+				const first = await run(sb, parameters, items);
+				expect(first.error).toBeUndefined();
+				expect(first.items.map((i) => i.json.document_template_id)).toEqual(items.map((x) => x.t));
+				expect(new Set(first.items.map((i) => i.json.id)).size).toBe(2);
+				expect(first.items.map((i) => i.json.origin)).toEqual(['created', 'created']);
+
+				const again = await run(sb, parameters, items);
+				expect(again.error).toBeUndefined();
+				expect(again.items.map((i) => i.json.id)).toEqual(first.items.map((i) => i.json.id));
+				expect(again.items.map((i) => i.json.origin)).toEqual(['reused', 'reused']);
+				expect(sb.documents.size).toBe(2);
+				expect(writes(sb)).toHaveLength(2);
+			});
+		},
+	);
+
+	test.each(['fail', 'regenerate'] as const)(
+		"a key's document under another template is not the item's: it is created, never that one rewritten (%s)",
+		async (keyConflict) => {
+			await withSandbox({}, async (sb) => {
+				const { parameters, items } = sameKeyTwoTemplates(sb, keyConflict);
+				const receipt = await run(sb, parameters, [items[1]]);
+				const both = await run(sb, parameters, items);
+				expect(both.error).toBeUndefined();
+				expect(both.items.map((i) => i.json.origin)).toEqual(['created', 'reused']);
+				expect(both.items[1].json.id).toBe(receipt.items[0].json.id);
+				expect(both.items[0].json.document_template_id).toBe(items[0].t);
+				expect(sb.documents.size).toBe(2);
+				expect(writes(sb)).toHaveLength(2);
+			});
+		},
+	);
 });

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Found, ReuseRequest } from '../../../../nodes/DocumentGeneration/engine/plan';
 import { planFor } from '../../../../nodes/DocumentGeneration/engine/plan';
-import { digestOf, parseUniqueKey } from '../../../../nodes/DocumentGeneration/engine/uniqueKey';
+import { digestOf, parseUniqueKey } from '../../../../nodes/DocumentGeneration/engine/writes';
 import { templateFilter } from '../../../../nodes/DocumentGeneration/engine/pollTiming';
 
 const TEMPLATE = '2636105b-f28a-449b-bd3d-6861687d480f';

@@ -1,13 +1,12 @@
-/* eslint-disable no-console -- test code: runs in Node under jest, never inside n8n */
 /**
- * The template resource, one document in one round trip (documents/sync, and every way it can
- * go wrong), image outputs and the PDF password: on the engine against the sandbox.
+ * Templates through the action node against the sandbox: Get Many, Get, Create, Update and Delete;
+ * the PDF engines and folders Template Fields offer and send; each item's own parameters.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { useSandbox } from '../../../../harness/use-sandbox';
-import { byId, invoiceCreate, run, templateId } from '../../helpers';
-import { statusFault } from '../../../../harness/fixtures';
+import { credentialsFor, loadOptions } from '../../../../harness';
+import { byId, editorOf, libraryOf, run, templateId } from '../../helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 150 });
 
@@ -17,8 +16,6 @@ const onTemplate = (operation: string, extra: INodeParameters = {}): INodeParame
 	operation,
 	...extra,
 });
-const apiCalls = () =>
-	sb.requests.map((r) => `${r.method} ${r.path.replace(/^\/files\/.*/, 'file')}`);
 
 describe('template resource', () => {
 	test('Get Many: the cards of one workspace in one request; a limit, or all', async () => {
@@ -115,126 +112,155 @@ describe('template resource', () => {
 	});
 });
 
-const createOne = (extra: INodeParameters = {}) => invoiceCreate(sb, '{"number": "INV-1"}', extra);
+describe('the library of a workspace', () => {
+	const sb = useSandbox({ seed: 7 });
+	const { workspace, on, calls, runInWorkspace, ofItem, namesByItem, sentBodies } = libraryOf(sb);
+	const shown = editorOf();
 
-describe('one document in one round trip (documents/sync)', () => {
-	test('with download: two requests (sync + file), the time taken printed, not asserted', async () => {
-		const started = Date.now();
-		const result = await run(sb, createOne());
-		const elapsed = Date.now() - started;
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json.status).toBe('success');
-		expect(result.items[0].binary?.data?.mimeType).toBe('application/pdf');
-		expect(apiCalls()).toEqual(['POST /api/v1/documents/sync', 'GET file']);
-		console.log(
-			`one document with download: ${apiCalls().length} requests, ${elapsed} ms (generation 170 ms)`,
-		);
-	});
+	test.each(['create', 'update'])(
+		'template %s: Template Fields offer the PDF engine and the folder, from lists',
+		(operation) => {
+			const [fields] = shown({ resource: 'template', operation }, 'templateFields');
+			const options = fields.options as INodeProperties[];
+			expect(options.find((o) => o.name === 'pdfEngineId')).toMatchObject({
+				type: 'options',
+				default: '',
+				typeOptions: { loadOptionsMethod: 'getPdfEngines' },
+			});
+			expect(options.find((o) => o.name === 'folderId')).toMatchObject({
+				type: 'options',
+				default: '',
+				typeOptions: { loadOptionsMethod: 'getTemplateFolders' },
+			});
+			// The contract's fields are still there.
+			for (const name of ['identifier', 'body', 'styles', 'sampleData', 'outputType'])
+				expect(options.some((o) => o.name === name)).toBe(true);
+		},
+	);
 
-	test('the service answers while still generating: the node waits the normal way, one document', async () => {
-		sb.setOptions({ syncLimitMs: 50, generatingMs: 600 });
-		const result = await run(sb, createOne());
-		expect(result.error).toBeUndefined();
-		sb.setOptions({ syncLimitMs: 30_000, generatingMs: 150 });
-		expect(result.items[0].json.status).toBe('success');
-		expect(sb.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-		expect(apiCalls()).toContain(`GET /api/v1/document_cards/${String(result.items[0].json.id)}`);
-	});
-
-	test.each([
-		['drops the connection after creating', { type: 'reset-after-handling' as const }],
-		['answers 503 after creating', { type: 'status' as const, status: 503, afterHandling: true }],
-		[
-			'answers 201 of an unknown shape after creating',
-			{ type: 'status' as const, status: 201, body: {}, afterHandling: true },
-		],
-	])('the sync request %s: the document is found, never created twice', async (label, fault) => {
-		sb.faults.add({ ...fault, method: 'POST', path: '/api/v1/documents/sync' });
-		// Each case its own meta: documents of earlier cases must not make the search ambiguous.
-		const order = `A-${label}`;
-		const result = await run(
-			sb,
-			createOne({ additionalFields: { meta: JSON.stringify({ order }) } }),
-		);
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ status: 'success', meta: { order } });
-		expect(sb.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-	});
-
-	test('a sync failure that cannot be traced to one document fails without creating again', async () => {
-		// Two earlier documents with the same template and meta: the search cannot tell which.
-		for (let i = 0; i < 2; i++)
-			sb.createDocument({ document_template_id: templateId(sb), meta: { order: 'B' } });
-		sb.faults.add(statusFault(503, 'POST', '/api/v1/documents/sync', { body: 'oops' }));
-		const result = await run(sb, createOne({ additionalFields: { meta: '{"order": "B"}' } }));
-		expect(result.error?.message).toMatch(/failed with 503/);
-		expect(result.error?.description).toMatch(/look for it/);
-		expect(sb.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-	});
-
-	test('a refused sync create (422) is an error, and nothing else is sent', async () => {
-		const result = await run(
-			sb,
-			createOne({ templateId: byId('00000000-0000-4000-8000-00000000abcd') }),
-		);
-		expect(result.error?.message).toMatch(/refused the data \(422\)/);
-		expect(apiCalls()).toEqual(['POST /api/v1/documents/sync']);
-	});
-
-	test('batches (two items and more) keep the create-then-wait path', async () => {
-		const result = await run(sb, createOne({ download: false }), [{}, {}]);
-		expect(result.error).toBeUndefined();
-		expect(sb.requests.filter((r) => r.path === '/api/v1/documents')).toHaveLength(2);
-		expect(sb.requests.filter((r) => r.path === '/api/v1/documents/sync')).toHaveLength(0);
-	});
-});
-
-describe('output types and the PDF password', () => {
-	test('an image template gives an image file with its MIME type and extension', async () => {
-		const result = await run(sb, createOne({ templateId: byId(templateId(sb, 'badge')) }));
-		expect(result.items[0].binary?.data).toMatchObject({
-			mimeType: 'image/png',
-			fileExtension: 'png',
+	describe('PDF engines and folders of a template', () => {
+		test('the engines are offered, the supported first, the deprecated one marked with its date', async () => {
+			const options = await loadOptions('getPdfEngines', { credentials: credentialsFor(sb) });
+			const [v3, v4] = ['v3', 'v4'].map((n) => sb.library.engines.find((e) => e.name === n)!);
+			expect(options.map(({ name, value }) => ({ name, value }))).toEqual([
+				{ name: "The Service's Default", value: '' },
+				{ name: 'v4', value: v4.id },
+				{ name: 'v3 (deprecated on 2025-06-30)', value: v3.id },
+			]);
+			expect(calls()).toEqual(['GET /api/v1/pdf_engines']);
 		});
-		expect(String(result.items[0].binary?.data?.fileName)).toMatch(/\.png$/);
-	});
 
-	test.each([
-		['jpg', 'image/jpeg'],
-		['webp', 'image/webp'],
-	])('a %s template: %s, whatever file name was asked for', async (format, mime) => {
-		const created = await run(
-			sb,
-			onTemplate('create', {
-				workspaceId: byId(workspace()),
-				templateFields: { identifier: `pic-${format}`, outputType: format },
-			}),
-		);
-		const id = String(created.items[0].json.id);
-		const result = await run(
-			sb,
-			createOne({ templateId: byId(id), additionalFields: { filename: 'card' } }),
-		);
-		expect(result.items[0].binary?.data).toMatchObject({
-			mimeType: mime,
-			fileName: `card.${format}`,
+		test('Create with an engine and a folder sends pdf_engine_draft_id and template_folder_id', async () => {
+			const v3 = sb.library.engines.find((e) => e.deprecated_on)!;
+			const folder = sb.library.folders.find((f) => f.identifier === 'Billing')!;
+			const result = await runInWorkspace('template', 'create', {
+				templateFields: { identifier: 'legacy', pdfEngineId: v3.id, folderId: folder.id },
+			});
+			expect(result.error).toBeUndefined();
+			expect(sb.requests[0].body).toEqual({
+				document_template: {
+					app_id: workspace(),
+					identifier: 'legacy',
+					pdf_engine_draft_id: v3.id,
+					template_folder_id: folder.id,
+				},
+			});
+			expect(result.items[0].json).toMatchObject({
+				pdf_engine_draft_id: v3.id,
+				template_folder_id: folder.id,
+			});
+			expect(JSON.stringify(result.items)).not.toMatch(/auth_token/);
+		});
+
+		test('Update: the default engine sends nothing; No Folder takes the template out of its folder', async () => {
+			const id = templateId(sb, 'receipt');
+			const result = await run(
+				sb,
+				on('template', 'update', {
+					templateId: byId(id),
+					templateFields: { pdfEngineId: '', folderId: '' },
+				}),
+			);
+			expect(result.error).toBeUndefined();
+			expect(sb.requests[0].body).toEqual({ document_template: { template_folder_id: null } });
+			expect(sb.templates.find((t) => t.id === id)!.template_folder_identifier).toBeNull();
+		});
+
+		test('the folder option lists No Folder first, then the chosen workspace’s folders', async () => {
+			const options = await loadOptions('getTemplateFolders', {
+				credentials: credentialsFor(sb),
+				parameters: {
+					resource: 'template',
+					operation: 'create',
+					workspaceId: byId(workspace('Acme HR')),
+					templateFields: { folderId: '' },
+				},
+				path: 'parameters.templateFields.folderId',
+			});
+			expect(options.map((o) => o.name)).toEqual(['No Folder', 'Payroll']);
+			expect(sb.requests.map((r) => r.query['q[workspace_id]'])).toEqual([workspace('Acme HR')]);
+		});
+
+		test('an engine ID that is not one is refused, nothing sent', async () => {
+			const result = await run(
+				sb,
+				on('template', 'update', {
+					templateId: byId(templateId(sb)),
+					templateFields: { pdfEngineId: '../v4?x' },
+				}),
+			);
+			expect(result.error!.message).toBe('The PDF engine "../v4?x" is not an engine ID (item 1)');
+			expect(sb.requests).toHaveLength(0);
 		});
 	});
 
-	test('the PDF password is sent as meta._password and is in no output', async () => {
-		const result = await run(
-			sb,
-			createOne({ additionalFields: { password: 's3cret-pw', meta: '{"k": 1}' } }),
-		);
-		const sent = sb.requests[0].body as { document: IDataObject };
-		expect(sent.document.meta).toEqual({ k: 1, _password: 's3cret-pw' });
-		expect(result.items[0].json.meta).toEqual({ k: 1 });
-		expect(JSON.stringify(result.items)).not.toContain('s3cret-pw');
-		const got = await run(sb, {
-			resource: 'document',
-			operation: 'get',
-			documentId: byId(String(result.items[0].json.id)),
+	describe('each item its own parameters (values from expressions, so a read of the first item would give every item the first one\u2019s)', () => {
+		test('templates: create, list and update each read their item’s own workspace, Template Fields and ID', async () => {
+			const [billing, hr] = [workspace(), workspace('Acme HR')];
+			const created = await run(
+				sb,
+				on('template', 'create', {
+					workspaceId: byId('={{ $json.ws }}'),
+					templateFields: { identifier: '={{ $json.name }}' },
+				}),
+				[
+					{ ws: billing, name: 'quote' },
+					{ ws: hr, name: 'contract' },
+				],
+			);
+			expect(created.error).toBeUndefined();
+			expect(ofItem(created, 'identifier')).toEqual(['quote', 'contract']);
+			expect(
+				sentBodies('POST').map(
+					(body) => (body.document_template as Record<string, unknown>).app_id,
+				),
+			).toEqual(expect.arrayContaining([billing, hr]));
+			const ids = ofItem(created, 'id').map(String);
+
+			const listed = await run(
+				sb,
+				on('template', 'getAll', { workspaceId: byId('={{ $json.ws }}'), returnAll: true }),
+				[{ ws: billing }, { ws: hr }],
+			);
+			const [inBilling, inHr] = namesByItem(listed);
+			expect(inBilling).toContain('quote');
+			expect(inBilling).not.toContain('contract');
+			expect(inHr).toContain('contract');
+			expect(inHr).not.toContain('quote');
+
+			const updated = await run(
+				sb,
+				on('template', 'update', {
+					templateId: byId('={{ $json.id }}'),
+					templateFields: { identifier: '={{ $json.name }}' },
+				}),
+				[
+					{ id: ids[0], name: 'quote-2' },
+					{ id: ids[1], name: 'contract-2' },
+				],
+			);
+			expect(ofItem(updated, 'id')).toEqual(ids);
+			expect(ofItem(updated, 'identifier')).toEqual(['quote-2', 'contract-2']);
 		});
-		expect(JSON.stringify(got.items)).not.toContain('s3cret-pw');
 	});
 });

@@ -1,12 +1,9 @@
 /**
- * Update's own fields as the editor gets them: Wait for Completion, Download File (off by
- * default), the file field and size bound, and their order among the others. The package is
- * loaded inside the test, not in a `beforeAll`: mutation testing counts a property as reached
- * only by a test that loads it itself.
+ * Update's parameters as the editor shows them: Wait for Completion, Download File (off by
+ * default) and when each shows.
  */
 import type { INodeTypeDescription } from 'n8n-workflow';
-
-import { displayedNames, loadPackage, propertyNamed } from '../../../harness';
+import { displayedNames, loadPackage, propertyNamed } from '../../../../../harness';
 
 const ON_UPDATE = { resource: ['document'], operation: ['update'] };
 
@@ -15,6 +12,7 @@ const updateProperty = (action: INodeTypeDescription, name: string) =>
 	propertyNamed(action, name, { resource: 'document', operation: 'update' });
 
 /** The names of update's fields the editor shows for these values (else the defaults), in order. */
+
 function shownOnUpdate(action: INodeTypeDescription, values: Record<string, unknown>): string[] {
 	const parameters = {
 		resource: 'document',

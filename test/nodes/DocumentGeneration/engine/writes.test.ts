@@ -1,19 +1,26 @@
 /**
- * The Unique Key at its edges, on the real n8n engine against the sandbox: a key of exactly
- * 200 characters marks its document and one more is refused saying the bound, a Reuse Window
- * that is not a number of hours is refused naming the option, and a key spelt "undefined" or
- * "null" is a key like any other: it finds no document that has no mark.
+ * Stage 3, the writes (engine/writes.ts), on the real n8n engine against the sandbox: the Unique
+ * Key's bounds and marks, the request limit never spending the retry attempts, the retry memory.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
+import type { IDataObject, INodeParameters, IExecuteFunctions } from 'n8n-workflow';
+import { memoryOf } from '../../../../nodes/DocumentGeneration/engine/writes';
 import type { Sandbox } from '../../../sandbox';
-import { apiRequests, createWithOptions, creates, run, templateId, withSandbox } from '../helpers';
+import {
+	apiRequests,
+	createWithOptions,
+	creates,
+	run,
+	templateId,
+	withSandbox,
+	onDocument,
+} from '../helpers';
 
 /** Create of item `{ n: 1 }` with these Options (a Unique Key, a Reuse Window). */
 const keyedRun = async (sb: Sandbox, options: INodeParameters) =>
 	await run(sb, createWithOptions(sb, options), [{ n: 1 }]);
 
 /** The mark (`n8n_key`) of the document an output item names, as the service stores it. */
+
 const markOf = (sb: Sandbox, id: unknown) =>
 	(JSON.parse(String(sb.documents.get(String(id))!.meta)) as IDataObject).n8n_key;
 
@@ -74,3 +81,50 @@ test.each([
 		});
 	},
 );
+
+describe('the request limit never spends the retry attempts', () => {
+	// Planted mistake caught: a 429 counted as one of the retry policy's attempts.
+	test('a request answered 429 ten times in a row (Retry-After: 0) still succeeds', async () => {
+		await withSandbox({}, async (sb) => {
+			const { id } = sb.createDocument({ status: 'success' });
+			const path = `/api/v1/document_cards/${id}`;
+			sb.faults.add({
+				type: 'status',
+				status: 429,
+				retryAfter: '0',
+				times: 10,
+				method: 'GET',
+				path,
+			});
+			const result = await run(sb, onDocument('get', id));
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json.id).toBe(id);
+			const tries = sb.requests.filter((r) => r.path === path);
+			expect(tries.map((r) => r.status)).toEqual([...Array(10).fill(429), 200]);
+		});
+	});
+});
+
+describe('the retry memory of a run', () => {
+	/** A stand-in for what memoryOf reads of n8n's context: execution id, node name, run index. */
+	const contextOf = (executionId: string, runIndex = 0) =>
+		({
+			getExecutionId: () => executionId,
+			getNode: () => ({ name: 'Document Generation' }),
+			getWorkflowDataProxy: () => ({ $runIndex: runIndex }),
+		}) as unknown as IExecuteFunctions;
+
+	// Planted mistakes caught: forgetting after a minute or so, or forgetting the runs touched
+	// before the newest ones while under the cap.
+	test('survives other executions touching the memory and a first try longer than 90 s', () => {
+		const t0 = Date.now();
+		const mine = contextOf('exec-mine');
+		memoryOf(mine, t0)!.set(3, { id: 'doc-3', digest: 'd', templateId: 't', updatedAt: t0 });
+		for (let i = 0; i < 300; i++) memoryOf(contextOf(`exec-other-${i}`), t0 + 1_000 + i * 300);
+		const retry = memoryOf(mine, t0 + 95_000)!;
+		expect(retry.get(3)).toMatchObject({ id: 'doc-3' });
+		// Another run index of the same node is another run: it starts empty.
+		expect(memoryOf(contextOf('exec-mine', 1), t0 + 96_000)!.size).toBe(0);
+		expect(memoryOf(mine, t0 + 3 * 3600_000)!.get(3)).toMatchObject({ id: 'doc-3' });
+	});
+});

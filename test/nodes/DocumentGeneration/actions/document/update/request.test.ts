@@ -1,33 +1,172 @@
 /**
- * Update at its edges, on the real n8n engine against the sandbox: what is sent for each item
- * (only what is given; what is given alone merged into the document's own meta and payload,
- * read once), what comes out, a refusal naming its item as the editor counts it with nothing
- * written after it, and waiting only for an update that generates.
+ * What Update sends, on the real n8n engine against the sandbox: only the fields given, meta and
+ * File Name, Image Options, Files Into Payload, a regeneration waited for and its file, each
+ * item's own values from expressions.
  */
 import type { IDataObject } from 'n8n-workflow';
-
-import { useSandbox } from '../../../harness/use-sandbox';
-import { apiRequests, byId, fileRequests, onDocument, run, templateId, writes } from '../helpers';
+import { useSandbox } from '../../../../../harness/use-sandbox';
+import {
+	apiRequests,
+	byId,
+	cardRequests,
+	run,
+	templateId,
+	onDocument,
+	fileRequests,
+	writes,
+} from '../../../helpers';
 
 const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
 
+describe('update', () => {
+	test('sends only the fields given', async () => {
+		const doc = sb.createDocument({
+			payload: { v: 1 },
+			meta: { order_id: 'U-1' },
+			status: 'success',
+		});
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { payload: '{"v": 2}' },
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(apiRequests(sb).map((r) => [r.method, r.path, r.body])).toEqual([
+			['PUT', `/api/v1/documents/${doc.id}`, { document: { payload: { v: 2 } } }],
+		]);
+		expect(result.items[0].json).toMatchObject({
+			id: doc.id,
+			payload: { v: 2 },
+			meta: { order_id: 'U-1' },
+			status: 'success',
+		});
+	});
+
+	test('meta and file name together replace the meta; a template picked by ID; status draft', async () => {
+		const doc = sb.createDocument({ meta: { order_id: 'U-2', old: true }, status: 'success' });
+		const receipt = templateId(sb, 'receipt');
+		await run(sb, {
+			resource: 'document',
+			operation: 'update',
+			documentId: doc.id,
+			updateFields: {
+				meta: '{"order_id": "U-2b"}',
+				filename: 'receipt-U-2.pdf',
+				templateId: byId(receipt),
+				status: 'draft',
+			},
+		});
+		expect(apiRequests(sb).map((r) => r.body)).toEqual([
+			{
+				document: {
+					document_template_id: receipt,
+					meta: { order_id: 'U-2b', _filename: 'receipt-U-2.pdf' },
+					status: 'draft',
+				},
+			},
+		]);
+		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({
+			order_id: 'U-2b',
+			_filename: 'receipt-U-2.pdf',
+		});
+	});
+
+	test('an explicit {} clears the meta; a blank meta (an empty expression) is not sent', async () => {
+		const doc = sb.createDocument({ meta: { order_id: 'U-5' }, status: 'success' });
+		await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { meta: '={{ "" }}', payload: '{"v": 5}' },
+			}),
+		);
+		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { payload: { v: 5 } } }]);
+		expect(JSON.parse(sb.documents.get(doc.id)!.meta!)).toEqual({ order_id: 'U-5' });
+
+		sb.resetRequests();
+		await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { meta: '{}' },
+			}),
+		);
+		expect(apiRequests(sb).map((r) => r.body)).toEqual([{ document: { meta: {} } }]);
+		expect(JSON.parse(sb.documents.get(doc.id)!.meta ?? '{}')).toEqual({});
+	});
+
+	test('a file name alone is added to the current meta (the other keys are kept)', async () => {
+		const doc = sb.createDocument({ meta: { order_id: 'U-3' }, status: 'success' });
+		await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { filename: 'u3.pdf' },
+			}),
+		);
+		expect(apiRequests(sb).map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v1/document_cards/${doc.id}`,
+			`PUT /api/v1/documents/${doc.id}`,
+		]);
+		expect(apiRequests(sb)[1].body).toEqual({
+			document: { meta: { order_id: 'U-3', _filename: 'u3.pdf' } },
+		});
+	});
+
+	test('a file name alone keeps the PDF password in the meta sent back, and outputs none', async () => {
+		const meta = { order_id: 'U-5', _password: 'pdf-secret' };
+		const doc = sb.createDocument({ meta, status: 'success' });
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, { updateFields: { filename: 'u5.pdf' } }),
+		);
+		expect(apiRequests(sb)[1].body).toEqual({
+			document: { meta: { ...meta, _filename: 'u5.pdf' } },
+		});
+		expect(JSON.stringify(result.items)).not.toContain('pdf-secret');
+	});
+
+	test('status pending regenerates and waits for the new generation', async () => {
+		const doc = sb.createDocument({ meta: { order_id: 'U-4' }, status: 'success' });
+		const before = sb.documents.get(doc.id)!.updated_at;
+		const result = await run(
+			sb,
+			onDocument('update', doc.id, {
+				updateFields: { status: 'pending', filename: 'again.pdf', meta: '{"order_id": "U-4"}' },
+			}),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({
+			id: doc.id,
+			status: 'success',
+			filename: 'again.pdf',
+			meta: { order_id: 'U-4', _filename: 'again.pdf' },
+		});
+		expect(Date.parse(String(result.items[0].json.updated_at))).toBeGreaterThan(before);
+		expect(cardRequests(sb, doc.id).length).toBeGreaterThanOrEqual(1);
+	});
+});
+
 const LOGO = Buffer.from('\x89PNG\r\n\x1a\n-update-logo-', 'binary');
+
 const LOGO_URI = `data:image/png;base64,${LOGO.toString('base64')}`;
+
 const withLogo = (json: IDataObject = {}) => ({
 	...json,
 	$files: { logo: { base64: LOGO.toString('base64'), mimeType: 'image/png', fileName: 'l.png' } },
 });
+
 const LOGO_INTO_PAYLOAD = { files: [{ binaryPropertyName: 'logo', path: 'brand.logo' }] };
 
 /** The API requests as "METHOD path" with the document's id written as ":id". */
 const calls = (id: string) =>
 	apiRequests(sb).map((r) => `${r.method} ${r.path.replace(id, ':id')}`);
 /** A draft whose stored payload is this text (written into the sandbox's record as is). */
+
 function storedAs(payload: string | null) {
 	const doc = sb.createDocument({ status: 'draft' });
 	sb.documents.get(doc.id)!.payload = payload as string;
 	return doc;
 }
+
 const putBody = () =>
 	(apiRequests(sb).find((r) => r.method === 'PUT')?.body as { document: IDataObject }).document;
 

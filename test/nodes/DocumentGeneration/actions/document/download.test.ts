@@ -1,13 +1,40 @@
 /**
- * What the action node takes from a document as the service really answers it, on the engine
- * against the sandbox: a `filename` shown before `success` (while generating, on a quota
- * failure) names no file and starts no download; a `null` payload reads as `{}`.
+ * Download: its parameters as the editor shows them; on the sandbox, no file is asked for a
+ * document that is not finished, even one that already has a file name.
  */
 import type { IDataObject } from 'n8n-workflow';
-
-import { credentialsFor, listSearch } from '../../../../harness';
+import {
+	displayedNames,
+	loadPackage,
+	propertyNamed,
+	credentialsFor,
+	listSearch,
+} from '../../../../harness';
 import { useSandbox } from '../../../../harness/use-sandbox';
-import { CONTINUE, byId, fileRequests, run, templateId } from '../../helpers';
+import { CONTINUE, byId, fileRequests, run } from '../../helpers';
+
+const ON_DOWNLOAD = { resource: ['document'], operation: ['download'] };
+
+test('Download: the document to download, the file field and its size bound', async () => {
+	const action = (await loadPackage()).nodeDescription('documentGeneration');
+	const downloadProperty = (name: string) =>
+		propertyNamed(action, name, { resource: 'document', operation: 'download' });
+	expect(downloadProperty('documentId')).toMatchObject({
+		displayName: 'Document',
+		type: 'resourceLocator',
+		required: true,
+		description:
+			'The generated document whose file to download: pick it from the list, or enter its ID (a UUID)',
+		displayOptions: { show: ON_DOWNLOAD },
+	});
+	for (const name of ['binaryPropertyName', 'maxFileSize'])
+		expect(downloadProperty(name).displayOptions).toEqual({ show: ON_DOWNLOAD });
+	expect(
+		displayedNames(action, { resource: 'document', operation: 'download' }).filter(
+			(name) => !['resource', 'operation'].includes(name),
+		),
+	).toEqual(['documentId', 'binaryPropertyName', 'maxFileSize']);
+});
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80, earlyFilename: true });
 
@@ -47,26 +74,6 @@ describe('a file name before success', () => {
 		expect(fileRequests(sb)).toHaveLength(0);
 	});
 
-	test('Create with wait: the file is fetched once the document succeeds, under its final name', async () => {
-		// The sync answer comes while the document generates, already with a file name.
-		sb.setOptions({ syncLimitMs: 40 });
-		try {
-			const result = await run(sb, {
-				resource: 'document',
-				operation: 'create',
-				templateId: byId(templateId(sb)),
-				payload: '{"number": "INV-9"}',
-				additionalFields: { filename: 'final-name.pdf' },
-			});
-			expect(result.error).toBeUndefined();
-			expect(result.items[0].json.status).toBe('success');
-			expect(result.items[0].binary?.data?.fileName).toBe('final-name.pdf');
-			expect(fileRequests(sb)).toHaveLength(1);
-		} finally {
-			sb.setOptions({ syncLimitMs: 30_000 });
-		}
-	});
-
 	test('the document picker does not name a generating document by its early filename', async () => {
 		sb.setOptions({ generatingMs: 600_000 });
 		const generating = sb.createDocument({ status: 'generating' });
@@ -79,21 +86,5 @@ describe('a file name before success', () => {
 		expect(results.map((r) => r.name)).toEqual([
 			expect.stringMatching(new RegExp(`^${generating.id} \\(generating · invoice`)),
 		]);
-	});
-});
-
-describe('a null payload', () => {
-	test('Get with the full record: payload reads as {}', async () => {
-		const doc = sb.createDocument({ status: 'success' });
-		(sb.documents.get(doc.id) as unknown as { payload: string | null }).payload = null;
-		expect(sb.documentJson(doc.id).payload).toBeNull();
-		const result = await run(sb, {
-			resource: 'document',
-			operation: 'get',
-			documentId: doc.id,
-			options: { includePayload: true },
-		});
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json.payload).toEqual({});
 	});
 });

@@ -1,12 +1,9 @@
 /**
- * Create's own fields as the editor gets them: Status, Wait for Completion, Download File,
- * the file field and size bound, and Additional Fields (labels, help texts, defaults, when
- * each shows). The package is loaded inside the test, not in a `beforeAll`: mutation testing
- * counts a property as reached only by a test that loads it itself.
+ * Create's parameters as the editor shows them: Status, Wait for Completion, Download File and
+ * Additional Fields, their words, defaults and when each shows.
  */
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
-
-import { displayedNames, loadPackage, propertyNamed } from '../../../harness';
+import { displayedNames, loadPackage, propertyNamed } from '../../../../../harness';
 
 const ON_CREATE = { resource: ['document'], operation: ['create'] };
 
@@ -15,6 +12,7 @@ const createProperty = (action: INodeTypeDescription, name: string) =>
 	propertyNamed(action, name, { resource: 'document', operation: 'create' });
 
 /** The names of create's own fields the editor shows for these values (else the defaults), in order. */
+
 function ownShown(action: INodeTypeDescription, values: Record<string, unknown>): string[] {
 	const own = ['status', 'waitForCompletion', 'download', 'binaryPropertyName', 'maxFileSize'];
 	const defaults = { status: 'pending', waitForCompletion: true, download: true };

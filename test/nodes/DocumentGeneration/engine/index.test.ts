@@ -1,10 +1,11 @@
 /**
- * Generate and wait: create/update that start a generation wait for it (success, failure,
- * timeout), batches are created first and waited for together, 429 is honoured, output keeps
- * input order with pairedItem. Real engine, sandbox (fast generations unless said otherwise).
+ * The engine's run (engine/index.ts), on the real n8n engine against the sandbox: generate and
+ * wait (success, failure, timeout), batches created first and waited for together, 429 honoured,
+ * output in input order with pairedItem; a refused item stops the check; a failed look-up sends
+ * no write.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-
+import { statusFault } from '../../../harness/fixtures';
 import { useSandbox } from '../../../harness/use-sandbox';
 import {
 	CONTINUE,
@@ -19,8 +20,9 @@ import {
 	run,
 	templateId,
 	onDocument,
+	withSandbox,
+	writes,
 } from '../helpers';
-import { statusFault } from '../../../harness/fixtures';
 
 const FAILING_CAUSE = "Template rendering failed: undefined variable 'customer'";
 
@@ -212,4 +214,104 @@ describe('fast generations', () => {
 		expect(result.items[0].json.status).toBe('draft');
 		expect(apiRequests(sb).map((r) => r.method)).toEqual(['PUT']);
 	});
+});
+
+describe('the check of every item, through Update', () => {
+	const sb = useSandbox({ pendingMs: 10, generatingMs: 40 });
+
+	const LOGO = Buffer.from('\x89PNG\r\n\x1a\n-run-edges-logo-', 'binary');
+
+	/** An item for the update of document `id`, with the logo file when `logo` is set. */
+	const itemFor = (id: string, logo: boolean): IDataObject => ({
+		id,
+		...(logo
+			? { $files: { logo: { base64: LOGO.toString('base64'), mimeType: 'image/png' } } }
+			: {}),
+	});
+
+	/** Update of the document of each item's `id`: its logo file into the stored payload. */
+	const logoUpdate = onDocument('update', '={{ $json.id }}', {
+		payloadFiles: { files: [{ binaryPropertyName: 'logo', path: 'brand.logo' }] },
+		waitForCompletion: false,
+	});
+
+	const NO_LOGO = 'The input item has no file "logo" for Files Into Payload';
+
+	/** Two drafts in the sandbox, each with a payload of its own. */
+
+	const twoDrafts = () => [1, 2].map((v) => sb.createDocument({ payload: { v }, status: 'draft' }));
+
+	test("a refused first item stops the check: the next item's document is not read for its file", async () => {
+		const docs = twoDrafts();
+		const result = await run(sb, logoUpdate, [
+			itemFor(docs[0].id, false),
+			itemFor(docs[1].id, true),
+		]);
+		expect(result.error).toMatchObject({ name: 'NodeOperationError', itemIndex: 0 });
+		expect(result.error!.message).toBe(`${NO_LOGO} (item 1)`);
+		expect(sb.requests).toEqual([]);
+	});
+
+	test('every item refused under Continue On Fail: an error item each, paired, nothing sent', async () => {
+		const docs = twoDrafts();
+		const result = await run(
+			sb,
+			logoUpdate,
+			docs.map((doc) => itemFor(doc.id, false)),
+			CONTINUE,
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.error)).toEqual([
+			`${NO_LOGO} (item 1)`,
+			`${NO_LOGO} (item 2)`,
+		]);
+		expect(pairs(result)).toEqual([0, 1]);
+		expect(sb.requests).toEqual([]);
+	});
+
+	test("Update's items are the documents as updated, with no origin (only Create's items have one)", async () => {
+		const docs = twoDrafts();
+		const result = await run(
+			sb,
+			logoUpdate,
+			docs.map((doc) => itemFor(doc.id, true)),
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.json.id, item.json.status])).toEqual(
+			docs.map((doc) => [doc.id, 'draft']),
+		);
+		for (const item of result.items) expect(item.json).not.toHaveProperty('origin');
+	});
+});
+
+describe('with a Unique Key, a look-up that fails sends no write', () => {
+	// Planted mistake caught: creating anyway when the look-up failed (a second document).
+	test.each([
+		['a 422', { status: 422, times: 1 }, /422|Unprocessable|invalid/i, [1, 3]],
+		['5xx that persist', { status: 503, times: Infinity }, /503|unavailable|server/i, [3]],
+	])(
+		'%s: the item fails with the look-up error, nothing created',
+		async (_what, fault, message, batches) => {
+			await withSandbox({}, async (sb) => {
+				const seeded = sb.documents.size;
+				const parameters = numberedCreate(sb, {
+					options: { uniqueKey: '={{ "INV-" + $json.n }}' },
+				});
+				for (const items of batches.map(numbered)) {
+					sb.faults.add({
+						type: 'status',
+						method: 'GET',
+						path: '/api/v1/document_cards',
+						...fault,
+					});
+					const result = await run(sb, parameters, items, CONTINUE);
+					expect(result.items).toHaveLength(items.length);
+					for (const item of result.items)
+						expect(String(item.json.error ?? '') + JSON.stringify(item.json)).toMatch(message);
+				}
+				expect(writes(sb)).toEqual([]);
+				expect(sb.documents.size).toBe(seeded);
+			});
+		},
+	);
 });

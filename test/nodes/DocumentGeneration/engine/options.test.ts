@@ -1,14 +1,10 @@
 /**
- * The options of a write (nodes/DocumentGeneration/engine/options.ts) at their edges, on the
- * real n8n engine against the sandbox: a draft reads Max Wait for Rate Limit only (its Wait
- * Timeout is neither read nor checked, nothing is waited for), a write that does not wait
- * reads no Wait Timeout, one that waits without Download File gets no file, and each refused
- * option says how to set it.
+ * The options of a write (engine/options.ts), on the real n8n engine against the sandbox: a draft
+ * reads Max Wait for Rate Limit only, a write that does not wait reads no Wait Timeout, one that
+ * waits without Download File gets no file, and each refused option says how to set it.
  */
 import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
-
 import { readGenerationOptions } from '../../../../nodes/DocumentGeneration/engine/options';
-
 import { useSandbox } from '../../../harness/use-sandbox';
 import { CONTINUE, apiRequests, fileRequests, invoiceCreate, run } from '../helpers';
 
@@ -18,6 +14,7 @@ const create = (extra: INodeParameters) => invoiceCreate(sb, '{"a": 1}', extra);
 
 // The wait and file fields are hidden for a draft, and for a write that does not download:
 // n8n hands the node their defaults whatever was saved, so only Options can show what is read.
+
 test('a draft reads only Max Wait for Rate Limit: a Wait Timeout of 0 is not checked, nothing is waited for', async () => {
 	const result = await run(
 		sb,
@@ -71,8 +68,10 @@ test('waiting without Download File gets no file', async () => {
 
 // Each item's own options: the values below come from each item's data, so an option read for
 // the first item only would give every document the first one's.
+
 const numberedCreate = (extra: INodeParameters) =>
 	invoiceCreate(sb, '={{ { "n": $json.n } }}', extra);
+
 const binaryFields = (items: Array<{ binary?: object }>) =>
 	items.map((item) => Object.keys(item.binary ?? {}));
 
@@ -151,6 +150,7 @@ test('a Wait Timeout from an expression is read for each item: only the item who
 
 // The record a draft hands the engine, read with a stand-in for n8n's parameter reader: the
 // engine must not depend on its own check of `generates` to keep a draft from waiting.
+
 test('a draft’s options wait for nothing and download nothing, whatever its hidden fields hold', () => {
 	const saved: Record<string, unknown> = {
 		waitForCompletion: true,

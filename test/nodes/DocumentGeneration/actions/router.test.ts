@@ -1,6 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /**
- * Refusals of malformed input (before any request, naming the item), the service's error
+ * Every operation through the router, on the real engine against the sandbox: malformed input
+ * refused before any request, naming the item; the service's error answers as NodeApiErrors that
+ * say what to do; continueOnFail and the error output, paired; the API key in no output or error.
+ */
+/**
+ * Every operation through the router: refusals of malformed input (before any request, naming the item), the service's error
  * answers as NodeApiErrors that say what happened and what to do, continueOnFail, pairedItem,
  * and the API key staying out of every output and error. Real engine, sandbox.
  */
