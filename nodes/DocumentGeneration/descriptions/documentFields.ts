@@ -52,6 +52,8 @@ export interface MetaFields {
 	meta?: unknown;
 	filename?: unknown;
 	password?: unknown;
+	/** Channel: the webhook channel an instant trigger filters on. */
+	channel?: unknown;
 	/** The Image Options' meta keys (`readImageMeta`). */
 	image?: IDataObject;
 }
@@ -68,6 +70,8 @@ export function buildMeta(fields: MetaFields): IDataObject | undefined {
 	if (name) meta._filename = name;
 	if (typeof fields.password === 'string' && fields.password !== '')
 		meta._password = fields.password;
+	const channel = typeof fields.channel === 'string' ? fields.channel.trim() : '';
+	if (channel !== '') meta._webhook_channel = channel;
 	checkImageMeta(meta);
 	return Object.keys(meta).length ? meta : undefined;
 }

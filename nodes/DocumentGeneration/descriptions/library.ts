@@ -29,7 +29,7 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 		default: 'data',
 		placeholder: 'e.g. data',
 		description:
-			'The file of an earlier node (e.g. Read/Write Files from Disk) whose text is the template\'s body (HTML): the name its Binary tab shows',
+			"The file of an earlier node (e.g. Read/Write Files from Disk) whose text is the template's body (HTML): the name its Binary tab shows",
 	},
 	{
 		displayName: 'Folder Name or ID',
@@ -97,7 +97,7 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 		default: 'data',
 		placeholder: 'e.g. data',
 		description:
-			'The file of an earlier node (e.g. Read/Write Files from Disk) whose text is the template\'s styles (SCSS): the name its Binary tab shows',
+			"The file of an earlier node (e.g. Read/Write Files from Disk) whose text is the template's styles (SCSS): the name its Binary tab shows",
 	},
 ];
 

@@ -75,6 +75,15 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
+			{
+				displayName: 'Channel',
+				name: 'channel',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. invoices',
+				description:
+					'The webhook channel of the document (stored as meta._webhook_channel): an instant trigger with this Channel receives it',
+			},
 			filenameField(),
 			{
 				displayName: 'PDF Password',
@@ -111,6 +120,7 @@ function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefine
 		meta: additional.meta,
 		filename: additional.filename,
 		password: additional.password,
+		channel: additional.channel,
 		image: readImageMeta(ctx.getNodeParameter('imageOptions', i, {})),
 	});
 }

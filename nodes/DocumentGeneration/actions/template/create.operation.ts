@@ -38,7 +38,12 @@ export const execute = perItem(
 			);
 		const settings = readSettings(ctx, i);
 		const files = await readTemplateFiles(ctx, i);
-		return { app_id: workspaceId, ...fields, ...files, ...(settings && { settings_draft: settings }) };
+		return {
+			app_id: workspaceId,
+			...fields,
+			...files,
+			...(settings && { settings_draft: settings }),
+		};
 	},
 	async (ctx, fields, i) =>
 		paired(withoutSecrets(await createTemplate(ctx, fields, { itemIndex: i })), i),

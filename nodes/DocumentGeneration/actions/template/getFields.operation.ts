@@ -80,10 +80,7 @@ export const execute = perItem(
 			fields = templateFields(body, sampleData);
 		} catch (error) {
 			if (!(error instanceof TemplateTooLarge)) throw error;
-			throw new InputError(
-				error.message,
-				'Read its fields in the dashboard instead',
-			);
+			throw new InputError(error.message, 'Read its fields in the dashboard instead');
 		}
 		const read = fields.filter((field) => !field.sampleOnly);
 		return paired(
