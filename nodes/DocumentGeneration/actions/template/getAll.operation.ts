@@ -65,7 +65,8 @@ export const description = updateDisplayOptions(
 
 /** The item's folder filter and order: `q[folders]` (none, or one folder's ID) and `sort`. */
 function readListing(filters: IDataObject, options: IDataObject): TemplateListing {
-	const listing: TemplateListing = { sort: SORTS[String(options.sort ?? 'name')] ?? SORTS.name };
+	const listing: TemplateListing = {};
+	if (options.sort !== undefined) listing.sort = SORTS[String(options.sort)] ?? SORTS.name;
 	if (filters.folder !== undefined)
 		listing.folders =
 			filters.folder === '' || filters.folder === 'none'
