@@ -48,16 +48,8 @@ const HOW_EACH_RUNS: Record<string, string> = {
 		'npm run test:e2e, the queue-mode leg: imported as it is into a real n8n (Remove Duplicates is not in this engine)',
 	'template-fields-payslip.json': 'here',
 	'templates-as-code.json':
-		"pending: its node parameters land with issue 53 (see PENDING_NODE_PARAMETERS); then here, n8n's Read/Write Files from Disk played by a harness stand-in reading examples/templates/invoice.html, and in a real n8n in npm run test:e2e",
+		"pending: its run comes here, n8n's Read/Write Files from Disk played by a harness stand-in reading examples/templates/invoice.html, and in a real n8n in npm run test:e2e",
 };
-
-/**
- * PENDING: examples whose nodes set parameters the node does not have yet (issue 53: Template
- * → Preview, Page Settings, Body From File, Retention, Document → Create's Channel). Their
- * parameter check below is `test.failing` until the node has them; the day it does, that check
- * passes and so turns red: then delete the entry here and add the example's run.
- */
-const PENDING_NODE_PARAMETERS = ['templates-as-code.json'];
 
 /** n8n's own nodes the examples use, with the type versions they were saved with. */
 const N8N_NODE_VERSIONS: Record<string, number[]> = {
@@ -138,14 +130,8 @@ describe('each example is an importable n8n workflow', () => {
 		);
 	});
 
-	const ready = exampleFiles().filter((file) => !PENDING_NODE_PARAMETERS.includes(file));
-	test.each(ready)('%s: real node types, known parameters, valid connections', (file) =>
+	test.each(exampleFiles())('%s: real node types, known parameters, valid connections', (file) =>
 		expectImportable(file),
-	);
-	// PENDING (see PENDING_NODE_PARAMETERS): expected to fail until the node has their parameters.
-	test.failing.each(PENDING_NODE_PARAMETERS)(
-		'%s: real node types, known parameters, valid connections (pending the node side)',
-		(file) => expectImportable(file),
 	);
 });
 
