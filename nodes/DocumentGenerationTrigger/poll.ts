@@ -10,12 +10,16 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { DownloadedFile } from '../shared/download';
-import { downloadToBinary, withLinkOf } from '../shared/download';
 import { normalizeDocument } from '../shared/helpers/document';
 import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import { workspaceNamesOrNone } from '../shared/methods/workspaces';
-import { DEFAULT_MAX_LIMIT_WAIT_MS, limitRequestsTo } from '../shared/transport';
+import {
+	DEFAULT_MAX_LIMIT_WAIT_MS,
+	downloadToBinary,
+	limitRequestsTo,
+	withLinkOf,
+	type DownloadedFile,
+} from '../shared/transport';
 import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor/model';
 import { newest, oldestFirst } from './cursor/model';
 import {

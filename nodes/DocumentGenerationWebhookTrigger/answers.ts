@@ -6,7 +6,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { downloadToBinary, withLinkOf } from '../shared/download';
+import { downloadToBinary, withLinkOf } from '../shared/transport';
 import type { WebhookSettings } from './settings';
 
 /** Answers a delivery with an error status (the service sends it again unless it is 4xx). */

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { downloadToBinary, withLinkOf } from '../../shared/download';
+import { downloadToBinary, withLinkOf } from '../../shared/transport';
 import { isFinished } from '../../shared/helpers/document';
 import { CONCURRENCY, createLimiter } from '../../shared/helpers/items';
 import { isQuotaFailure } from './generationErrors';
