@@ -1,7 +1,6 @@
 /**
- * The errors the transport throws: one constructor of a NodeApiError that says what happened
- * and what to do, with every secret kept out of it in any form it takes; and what such an
- * error tells about a write (whether it may have acted).
+ * The errors the transport throws: one constructor of a NodeApiError that says what happened and
+ * what to do, every secret kept out of it; and whether a write that failed may have acted.
  */
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -119,10 +118,7 @@ export function apiError(
 	return error;
 }
 
-/**
- * Whether a write that failed with this error may have been carried out by the service: it
- * was sent, and then the connection broke, timed out, or the service answered 5xx.
- */
+/** Whether a write that failed with this error may have been carried out (cut off, or 5xx). */
 export function isOutcomeUnknown(error: unknown): boolean {
 	return (
 		error instanceof NodeApiError &&

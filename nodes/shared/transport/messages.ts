@@ -1,8 +1,6 @@
 /**
- * What to say about a failure, in words a user can act on: the service's own words in an error
- * answer, an unexpected shape, a request without an answer, a wait too long, a failed download.
- * Pure. Messages never carry codes such as ECONNRESET (n8n swaps such a message for its own
- * generic text): codes go into the description.
+ * What to say about a failure, in words a user can act on. Pure. Messages never carry codes such
+ * as ECONNRESET (n8n swaps such a message for its own): codes go into the description.
  */
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
@@ -146,11 +144,7 @@ export function describeHttpError(
 	};
 }
 
-/**
- * Message and fix for a request that got no answer. `code` is the network error code;
- * `detail` the original error's text (already made safe by the caller), shown for codes
- * without a message of their own.
- */
+/** Message and fix for a request without an answer; `detail` (made safe) shown for other codes. */
 export function describeNetworkError(
 	code: string,
 	what: string,
@@ -195,10 +189,7 @@ export function describeNetworkError(
 	}
 }
 
-/**
- * Message and fix for a request not sent because the service asked for a wait (429) longer
- * than `maxWaitMs`; `option` names where the user changes that.
- */
+/** Message and fix for a request not sent: the service asked for a wait longer than `maxWaitMs`. */
 export function describeLimitWait(
 	askedMs: number,
 	what: string,

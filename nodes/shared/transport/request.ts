@@ -1,8 +1,6 @@
 /**
- * Calls of the service's API, on top of `exchange`: base URL, timeout and key from the
- * credential (sent by n8n as the credential type's own Bearer header), JSON bodies serialized
- * here, answers checked against a schema, and errors that say what to do. Also the calls of a
- * REST resource whose record sits under one key of its envelope (`{document: …}`).
+ * Calls of the service's API on top of `exchange`: the credential's base URL, timeout and key,
+ * JSON bodies, answers checked against a schema; and a REST resource's record calls (`{document: …}`).
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { z } from 'zod';
