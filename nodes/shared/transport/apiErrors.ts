@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { TransportContext } from '../types';
 import type { Secrets } from './messages';
 import { describeLimitWait, redact } from './messages';
-import type { LimitSettings } from './gate';
+import type { LimitSettings } from './limit';
 
 const MAX_ERROR_BODY = 2000;
 

@@ -10,8 +10,8 @@ import type { TransportContext } from '../types';
 import { apiError, cancelledError, limitError } from './apiErrors';
 import { CREDENTIAL_TYPE, type Exchange } from './calls';
 
-import type { Gate } from './gate';
-import { LimitWaitTooLong } from './gate';
+import type { Gate } from './limit';
+import { LimitWaitTooLong } from './limit';
 import { networkFailure } from './network';
 import { parseLimitHeaders } from './limitHeaders';
 import { RedirectRefused, sendWithinOrigin } from './redirects';
@@ -134,7 +134,6 @@ export async function attemptOnce(
 	turn.gate.done(startedAt, response.statusCode, {
 		retryAfterMs: response.statusCode === 429 ? retryAfter : undefined,
 		reading: parseLimitHeaders((name) => headerValue(headers, name), dated ?? Date.now()),
-		serverNow: call.to === 'api' ? dated : undefined,
 	});
 	return {
 		response,

@@ -7,7 +7,7 @@
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { attemptOnce } from '../../../../nodes/shared/transport/attempt';
-import { Gate } from '../../../../nodes/shared/transport/gate';
+import { Gate } from '../../../../nodes/shared/transport/limit';
 import type { TransportContext } from '../../../../nodes/shared/types';
 import { useFakeClock } from '../../../harness/clock';
 import { nodeFixture } from '../../../harness/fixtures';
@@ -18,8 +18,8 @@ useFakeClock(T);
 
 test('an attempt after a 429 is sent before the requests that were already waiting for their turn', async () => {
 	const gate = new Gate({ maxWaitMs: 120_000 });
-	// The pace's slow start: two places, both taken.
-	const started = [await gate.take(), await gate.take()];
+	// Held by a 429 that asked for 1 s: the requests below wait for their turn.
+	gate.done(await gate.take(), 429, { retryAfterMs: 1000 });
 	const sent: string[] = [];
 	const fileHost = {
 		getNode: () => nodeFixture(),
@@ -43,8 +43,6 @@ test('an attempt after a 429 is sent before the requests that were already waiti
 			{ gate, afterLimit },
 		);
 	const attempts = [attempt('a', false), attempt('b', false), attempt('refused-before', true)];
-	gate.done(started[0], 200);
-	gate.done(started[1], 200);
 	await jest.advanceTimersByTimeAsync(60_000);
 	await Promise.all(attempts);
 	expect(sent).toEqual([
