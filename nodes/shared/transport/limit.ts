@@ -302,7 +302,6 @@ interface Waiter {
 
 export class Gate {
 	readonly pace = new Pace(Date.now());
-
 	private readonly queue: Waiter[] = [];
 	private sleeping = false;
 
