@@ -6,7 +6,7 @@ import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { TransportContext } from '../types';
-import type { LimitSettings } from './gate';
+import type { LimitSettings } from './limit';
 import { clip, describeLimitWait, type ApiErrorText } from './messages';
 
 /** The secrets to keep out of a text: the API key, and the signing secret where there is one. */

@@ -12,7 +12,7 @@ import type {
 import { parseHttpDate, pause } from '../helpers/dates';
 import type { TransportContext } from '../types';
 import { apiError, cancelledError, limitError, safeDetail, type Secrets } from './errors';
-import { LimitWaitTooLong, gateFor, type Gate } from './gate';
+import { LimitWaitTooLong, gateFor, type Gate } from './limit';
 import { parseLimitHeaders } from './limitHeaders';
 import { describeNetworkError, type Attempts } from './messages';
 import { RedirectRefused, sendWithinOrigin } from './redirects';
@@ -187,7 +187,6 @@ export async function attemptOnce(
 	turn.gate.done(startedAt, response.statusCode, {
 		retryAfterMs: response.statusCode === 429 ? retryAfter : undefined,
 		reading: parseLimitHeaders((name) => headerValue(headers, name), dated ?? Date.now()),
-		serverNow: call.to === 'api' ? dated : undefined,
 	});
 	return {
 		response,

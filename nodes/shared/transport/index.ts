@@ -56,5 +56,5 @@ export {
 	limitReport,
 	limitRequestsTo,
 	type LimitSettings,
-} from './gate';
-export type { PaceStats } from './pace';
+	type PaceStats,
+} from './limit';

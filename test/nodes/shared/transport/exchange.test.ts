@@ -13,7 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { attemptOnce, type Exchange } from '../../../../nodes/shared/transport/exchange';
-import { Gate } from '../../../../nodes/shared/transport/gate';
+import { Gate } from '../../../../nodes/shared/transport/limit';
 import type { TransportContext } from '../../../../nodes/shared/types';
 import { useFakeClock } from '../../../harness/clock';
 import { nodeFixture } from '../../../harness/fixtures';
@@ -59,11 +59,10 @@ function call(to: Exchange['to']): Exchange {
 const failing = (message: string, name = 'Error') =>
 	Object.assign(new Error(message), { name }) as Error;
 
-/** A gate whose first two places (the pace's slow start) are taken. */
+/** A gate held by a 429 that asked for 5 s: the next requests wait for their turn. */
 async function fullGate(): Promise<Gate> {
 	const gate = new Gate({ maxWaitMs: 120_000 });
-	await gate.take();
-	await gate.take();
+	gate.done(await gate.take(), 429, { retryAfterMs: 5000 });
 	return gate;
 }
 
@@ -177,35 +176,39 @@ describe('one attempt, on a simulated clock', () => {
 		});
 	});
 
-	describe('the service clock', () => {
-		const dated =
-			(offsetMs: number): Answer =>
+	describe("the API's Date", () => {
+		/** An answer with a spent budget whose reset is the unix time T + 70 s, dated `offsetMs` from T. */
+		const spent =
+			(offsetMs?: number): Answer =>
 			async () => ({
 				statusCode: 200,
-				headers: { date: new Date(T + offsetMs).toUTCString() },
+				headers: {
+					...(offsetMs === undefined ? {} : { date: new Date(T + offsetMs).toUTCString() }),
+					'x-ratelimit-remaining': '0',
+					'x-ratelimit-reset': String((T + 70_000) / 1000),
+				},
 				body: '{}',
 			});
 
-		test("is set from the API's Date: 10 s ahead of ours, its next whole minute is 50 s away", async () => {
+		test('reads a reset given as a unix time: 10 s ahead of ours, a reset at T + 70 s is 60 s away', async () => {
 			const gate = new Gate({ maxWaitMs: 120_000 });
-			await attemptOnce(contextAnswering(dated(10_000)), call('api'), { gate, afterLimit: false });
-			expect(gate.pace.clock.toNext(T, 60_000)).toBe(50_000);
+			await attemptOnce(contextAnswering(spent(10_000)), call('api'), { gate, afterLimit: false });
+			gate.pace.readyIn(T);
+			expect(gate.pace.askedWait(T)?.asked).toBe(60_000 + 250);
 		});
 
-		test("a file host's Date does not set it", async () => {
+		test('without a Date, the reset is read against our clock', async () => {
 			const gate = new Gate({ maxWaitMs: 120_000 });
-			await attemptOnce(contextAnswering(dated(10_000)), call('fileHost'), {
-				gate,
-				afterLimit: false,
-			});
-			expect(gate.pace.clock.toNext(T, 60_000)).toBe(Infinity);
+			await attemptOnce(contextAnswering(spent()), call('api'), { gate, afterLimit: false });
+			gate.pace.readyIn(T);
+			expect(gate.pace.askedWait(T)?.asked).toBe(70_000 + 250);
 		});
 	});
 
 	test('an attempt after a 429 is sent before the requests that were already waiting for their turn', async () => {
 		const gate = new Gate({ maxWaitMs: 120_000 });
-		// The pace's slow start: two places, both taken.
-		const started = [await gate.take(), await gate.take()];
+		// Held by a 429 that asked for 1 s: the requests below wait for their turn.
+		gate.done(await gate.take(), 429, { retryAfterMs: 1000 });
 		const sent: string[] = [];
 		const fileHost = {
 			getNode: () => nodeFixture(),
@@ -229,8 +232,6 @@ describe('one attempt, on a simulated clock', () => {
 				{ gate, afterLimit },
 			);
 		const attempts = [attempt('a', false), attempt('b', false), attempt('refused-before', true)];
-		gate.done(started[0], 200);
-		gate.done(started[1], 200);
 		await jest.advanceTimersByTimeAsync(60_000);
 		await Promise.all(attempts);
 		expect(sent).toEqual([
