@@ -6,7 +6,8 @@
  *
  * `--matrix` runs every limit shape of MATRIX (fixed windows of 120/60 s and 30/15 s, a
  * sliding window of 120/60 s, a token bucket of 2/s holding 20) instead of the one fixed
- * window of `--rate` per `--window`; about 45 minutes for 200 documents.
+ * window of `--rate` per `--window`; about 45 minutes for 200 documents. `--matrix issue
+ * --docs 160` runs ISSUE_MATRIX (fixed 20/10 s, sliding 30/15 s, bucket 2/s holding 10).
  *
  * One account shared by several n8n processes (queue-mode workers, or several instances):
  * one sandbox in this process with a request limit of `--rate` per `--window` seconds (a fixed window, as
@@ -18,8 +19,9 @@
  * without it: wall time from the start to the last document, the slowest and fastest
  * process, API requests, refused requests (429), documents made and distinct documents made
  * (two documents for one item would show here). Targets, in every cell: 1 process within
- * 1.10x of the earliest the shape allows; 4 processes within 1.10x of 1 process; refused
- * requests at most 15% of all requests; every document made once, none failed.
+ * 1.10x of the earliest the shape allows (1.25x on a sliding window without Retry-After); 4
+ * processes within 1.25x of 1 process (1.10x with Retry-After); refused requests at most 25%
+ * of all requests; every document made once, none failed.
  * `--docs 40 --rate 24 --window 12` is a quick version (the same pace at a fifth of the
  * scale, about 20 s a run). */
 const { fork } = require('child_process');
@@ -43,6 +45,19 @@ const MATRIX = [
 	{
 		name: 'bucket 2/s, burst 20',
 		limit: { requests: 2, perMs: 1000, window: 'bucket', burst: 20 },
+	},
+];
+
+/**
+ * The issue's matrix (`--matrix issue`, 160 documents): a fixed window of 20 per 10 s, a
+ * sliding window of 30 over 15 s, a token bucket of 2 a second holding 10.
+ */
+const ISSUE_MATRIX = [
+	{ name: 'fixed 20 per 10 s', limit: { requests: 20, perMs: 10_000 } },
+	{ name: 'sliding 30 over 15 s', limit: { requests: 30, perMs: 15_000, window: 'sliding' } },
+	{
+		name: 'bucket 2/s, burst 10',
+		limit: { requests: 2, perMs: 1000, window: 'bucket', burst: 10 },
 	},
 ];
 
@@ -189,9 +204,16 @@ function printRow(r) {
 	for (const failure of r.failures.slice(0, 3)) console.log(`    failure: ${failure}`);
 }
 
+/** The issue's targets of a cell: 1 process vs the earliest, more processes vs 1. */
+function targetsOf(name, retryAfter) {
+	const sliding = /sliding/.test(name);
+	return { alone: sliding && !retryAfter ? 1.25 : 1.1, fleet: retryAfter ? 1.1 : 1.25 };
+}
+
 /** The table of one limit shape (with or without Retry-After), and the issue's targets. */
 function printFleet(name, rows) {
 	const [one] = rows;
+	const target = targetsOf(name, one.retryAfter);
 	console.log('');
 	console.log(
 		`Fleet: ${one.docs} documents, ${name}, shared by several processes, 429 ${one.retryAfter ? 'with' : 'without'} Retry-After`,
@@ -201,15 +223,15 @@ function printFleet(name, rows) {
 	);
 	for (const r of rows) printRow(r);
 	console.log(
-		`  target (1 process): within 1.10x of the earliest: ${met(one.ms <= 1.1 * one.earliest)} (${fmt(one.ms / one.earliest)}x)`,
+		`  target (1 process): within ${target.alone}x of the earliest: ${met(one.ms <= target.alone * one.earliest)} (${fmt(one.ms / one.earliest)}x)`,
 	);
 	for (const r of rows) {
 		const vsOne =
 			r === one
 				? ''
-				: `within 1.10x of 1 process: ${met(r.ms <= 1.1 * one.ms)} (${fmt(r.ms / one.ms)}x); `;
+				: `within ${target.fleet}x of 1 process: ${met(r.ms <= target.fleet * one.ms)} (${fmt(r.ms / one.ms)}x); `;
 		console.log(
-			`  target (${r.processes} process${r.processes === 1 ? '' : 'es'}): ${vsOne}refused at most 15% of requests: ${met(r.refused <= 0.15 * r.api)}; ` +
+			`  target (${r.processes} process${r.processes === 1 ? '' : 'es'}): ${vsOne}refused at most 25% of requests: ${met(r.refused <= 0.25 * r.api)}; ` +
 				`each document once, none failed: ${met(r.made === r.docs && r.distinct === r.docs && r.ok === r.docs)}`,
 		);
 	}
@@ -236,6 +258,7 @@ async function runFleets({
 
 /** The shapes asked for: `--matrix` (all four), or one fixed window of `--rate` per `--window` s. */
 function limitsAsked() {
+	if (cliOption('--matrix', '') === 'issue') return ISSUE_MATRIX;
 	if (process.argv.includes('--matrix')) return MATRIX;
 	const requests = Number(cliOption('--rate', '120'));
 	const seconds = Number(cliOption('--window', '60'));

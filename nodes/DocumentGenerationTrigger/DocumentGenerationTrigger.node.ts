@@ -23,14 +23,18 @@ import {
 	templateIdsFilter,
 	workspaceIdFilter,
 } from '../shared/descriptions';
-import type { DownloadedFile } from '../shared/download';
-import { downloadToBinary, withLinkOf } from '../shared/download';
+import type { DownloadedFile } from '../shared/transport';
+import {
+	downloadToBinary,
+	withLinkOf,
+	DEFAULT_MAX_LIMIT_WAIT_MS,
+	limitRequestsTo,
+} from '../shared/transport';
 import { normalizeDocument } from '../shared/helpers/document';
 import { CONCURRENCY, mapConcurrent } from '../shared/helpers/items';
 import * as listSearch from '../shared/methods/listSearch';
 import * as loadOptions from '../shared/methods/loadOptions';
 import { workspaceNamesOrNone } from '../shared/methods/workspaces';
-import { DEFAULT_MAX_LIMIT_WAIT_MS, limitRequestsTo } from '../shared/transport';
 import type { Entry, EventCursor, TriggerEvent, TriggerState } from './cursor';
 import {
 	Walk,

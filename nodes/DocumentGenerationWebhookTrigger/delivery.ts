@@ -13,12 +13,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { downloadToBinary, withLinkOf } from '../shared/download';
+import { downloadToBinary, withLinkOf, getDocumentCard } from '../shared/transport';
 import { timeOf } from '../shared/helpers/dates';
 import { normalizeDocument } from '../shared/helpers/document';
 import { parseJsonLoose } from '../shared/helpers/json';
 import { isUuid } from '../shared/helpers/parse';
-import { getDocumentCard } from '../shared/transport';
 import type { WebhookSettings } from './settings';
 import { QUOTA_WARNING_EVENT, mismatch } from './settings';
 

@@ -48,7 +48,7 @@ const HOW_EACH_RUNS: Record<string, string> = {
 		'npm run test:e2e, the queue-mode leg: imported as it is into a real n8n (Remove Duplicates is not in this engine)',
 	'template-fields-payslip.json': 'here',
 	'templates-as-code.json':
-		"pending: its run comes here, n8n's Read/Write Files from Disk played by a harness stand-in reading examples/templates/invoice.html, and in a real n8n in npm run test:e2e",
+		'its node types and parameters are checked here; its run (Read/Write Files from Disk, then the sandbox) is not tested yet',
 };
 
 /** n8n's own nodes the examples use, with the type versions they were saved with. */

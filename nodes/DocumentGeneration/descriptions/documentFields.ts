@@ -1,9 +1,6 @@
 /**
- * A document's fields beyond its payload, read and checked: File Name (kept in the meta as
- * `_filename`) and Meta of create and update; the Image Options of image templates (format,
- * width, height, quality, sent as the meta keys `_type`, `_width`, `_height`, `_quality`), each
- * winning over the same key in Meta (JSON); and Update's fields, sending only what is given and
- * merging what is given alone into the document's own meta and payload.
+ * A document's fields beyond its payload: File Name, Meta, the Image Options (meta keys `_type`,
+ * `_width`, `_height`, `_quality`, winning over Meta (JSON)) and Update Fields.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -46,9 +43,8 @@ export function readFilename(value: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
-/** What a document's meta is made of on create. */
+/** What a document's meta is made of on create; `image` holds `readImageMeta`'s keys. */
 export interface MetaFields {
-	/** Meta (JSON): one object, or a string of one. */
 	meta?: unknown;
 	filename?: unknown;
 	password?: unknown;
@@ -58,12 +54,7 @@ export interface MetaFields {
 	image?: IDataObject;
 }
 
-/**
- * Meta from the meta field plus the file name (stored as `_filename`), the PDF password
- * (`_password`) and the Image Options (`_type`, `_width`, `_height`, `_quality`), as one
- * object, or undefined when all are empty. Each dedicated setting wins over the same key in
- * the meta field; the other meta keys are kept.
- */
+/** Meta (JSON) with `_filename`, `_password` and the Image Options over it, or undefined. */
 export function buildMeta(fields: MetaFields): IDataObject | undefined {
 	const meta = { ...(parseJsonObject(fields.meta, 'meta') ?? {}), ...(fields.image ?? {}) };
 	const name = readFilename(fields.filename);
@@ -76,7 +67,7 @@ export function buildMeta(fields: MetaFields): IDataObject | undefined {
 	return Object.keys(meta).length ? meta : undefined;
 }
 
-/** The largest width or height accepted, in pixels. */
+/** The largest width or height, in pixels. */
 export const MAX_IMAGE_SIDE = 10_000;
 
 export const IMAGE_FORMATS = ['webp', 'png', 'jpg'] as const;
@@ -166,10 +157,7 @@ export function readImageMeta(value: unknown): IDataObject {
 	return meta;
 }
 
-/**
- * Refuses a document's meta (Meta (JSON) and the Image Options merged) whose Quality is set
- * for a format other than WebP, the only one it applies to.
- */
+/** Refuses a Quality set for a format other than WebP, the only one it applies to. */
 export function checkImageMeta(meta: IDataObject | undefined): void {
 	const format = meta?._type;
 	if (meta?._quality === undefined || format === undefined || format === 'webp') return;
@@ -231,12 +219,9 @@ export const updateFields: INodeProperties = {
 /** The changes of one item: the fields to send, and what to merge into the document's own. */
 export interface Changes {
 	fields: IDataObject;
-	/**
-	 * Meta keys (File Name, Image Options) given without Meta: merged into the document's
-	 * current meta (read when sent, or with the stored payload).
-	 */
+	/** File Name and Image Options given without Meta: merged into the document's current meta. */
 	metaAdditions?: IDataObject;
-	/** Files given without Payload: put into the document's stored payload (read before any write). */
+	/** Files given without Payload: put into the document's stored payload. */
 	files?: PayloadFile[];
 }
 
@@ -249,10 +234,8 @@ function readTemplateChange(update: IDataObject): string | undefined {
 }
 
 /**
- * The meta of Update Fields. The service replaces meta as a whole. Meta given here replaces
- * it (the file name and image options merged in; an explicit {} clears it); a blank Meta
- * counts as not given, so an empty expression never wipes it. Added alone, the file name and
- * image options are merged into the current meta.
+ * The service replaces meta as a whole: Meta given replaces it ({} clears it, blank is not
+ * given); File Name and Image Options alone are merged into the current meta.
  */
 function readMetaChange(changes: Changes, update: IDataObject, image: IDataObject): void {
 	const filename = readFilename(update.filename);
@@ -291,9 +274,8 @@ export function readChanges(
 }
 
 /**
- * The document's stored payload with the files given without a Payload, read while the items
- * are checked (before anything is sent) and checked for size; its meta with the meta keys
- * given alone too, from the same read.
+ * Puts the files given without Payload into the stored payload, read before anything is sent;
+ * merges the meta keys given alone into the stored meta from the same read.
  */
 export async function filesIntoCurrent(
 	ctx: IExecuteFunctions,
@@ -317,11 +299,7 @@ export async function filesIntoCurrent(
 	if (metaAdditions) fields.meta = { ...metaObject(current.meta), ...metaAdditions };
 }
 
-/**
- * The document's current meta with the meta keys given alone, read when sent. The PDF
- * password stays: it goes back to the service only (outputs never show it), so the next
- * generation is encrypted too.
- */
+/** Merges the meta keys given alone into the current meta; a PDF password there stays. */
 export async function metaIntoCurrent(
 	ctx: IExecuteFunctions,
 	id: string,

@@ -1,15 +1,11 @@
-/**
- * How create, update and Get Many run: the Options collections of create and update (waiting,
- * and create's running a batch again with a Unique Key), and Get Many's filters beyond the
- * contract's (several statuses, part of a file name).
- */
+/** The Options of create and update (waiting, Unique Key) and Get Many's search filters. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { InputError, preview } from '../../shared/helpers/parse';
 import type { ListFilters } from '../../shared/types';
 import { DEFAULT_REUSE_HOURS } from '../engine';
 
-/** The Options collection of create and update (how long to wait). */
+/** The Options of create and update: how long to wait. */
 export const waitOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -85,7 +81,7 @@ export const createOptions: INodeProperties = {
 	],
 };
 
-/** Every status a document passes through, as the list filters them (`q[status]`). */
+/** Every status of a document, as the list filters them (`q[status]`). */
 export const DOCUMENT_STATUSES = [
 	{ name: 'Draft', value: 'draft' },
 	{ name: 'Failure', value: 'failure' },

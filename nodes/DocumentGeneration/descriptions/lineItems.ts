@@ -1,7 +1,6 @@
 /**
- * Create's Documents setting: one document per input item (the default), one for all items,
- * or one per group of items sharing a key. A group's first item gives the document's payload;
- * each item of the group adds one line, in input order, to a list at the Line Items Path.
+ * Create's Documents setting: one document per item, for all items, or per Group By key. A group's
+ * first item gives the payload; each item adds one line, in input order, at the Line Items Path.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -123,7 +122,7 @@ export const groupingProperties: INodeProperties[] = [
 	},
 ];
 
-/** The Group By value of one item, as text; empty or not text or a number is refused. */
+/** The Group By value of one item, as text; refused when empty or neither text nor a number. */
 function groupKeyOf(value: unknown): string {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'string' && value.trim() !== '') return value.trim();
@@ -136,7 +135,7 @@ function groupKeyOf(value: unknown): string {
 /** The documents the items make: groups in the order of their first items. */
 export interface Grouping {
 	groups: DocumentGroup[];
-	/** Whether each item adds a line (One for All Items, One per Group of Items). */
+	/** Whether each item adds a line. */
 	lines: boolean;
 	/** Items whose Group By could not be read: each is a group of its own that fails. */
 	refused: Map<number, unknown>;
@@ -171,7 +170,6 @@ export function readGrouping(ctx: IExecuteFunctions, count: number): Grouping {
 	return { groups, lines: true, refused };
 }
 
-/** One item's line, in the mode chosen. */
 function lineOf(
 	ctx: IExecuteFunctions,
 	i: number,

@@ -1,10 +1,7 @@
 /**
- * A document's payload: Create's Payload Mode (JSON, Fields, Template Fields) and the payload of
- * one document built from it, with the group's lines, never empty and within the size bound; and
- * Files Into Payload of create and update, input files put into the payload as
- * `data:<type>;base64,…` at a path the user names. Files are read only through n8n's binary
- * helpers, so every binary data mode works, and so does Execution Logic v2, where the name is a
- * path into the item such as `_files.logo`. The input item's own file is never changed.
+ * A document's payload: Create's Payload Mode, and Files Into Payload (input files as data URIs).
+ * Files are read only through n8n's binary helpers, so every binary data mode and Execution Logic
+ * v2 (a path such as `_files.logo`) work; the input item's file is never changed.
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -94,7 +91,7 @@ export const payloadProperties: INodeProperties[] = [
 
 type PayloadMode = 'json' | 'fields' | 'templateFields';
 
-/** What the run knows of every document's payload: whether groups add lines, the file budget. */
+/** What the run knows of every document's payload. */
 export interface PayloadPlan {
 	lines: boolean;
 	budget: FileBudget;
@@ -102,7 +99,7 @@ export interface PayloadPlan {
 	filesInJson: boolean;
 }
 
-/** The payload an item gives, from the JSON field, the field rows or the Template Fields. */
+/** The payload an item gives in its Payload Mode. */
 function itemPayload(
 	ctx: IExecuteFunctions,
 	i: number,
@@ -120,10 +117,7 @@ function itemPayload(
 	return payload && withoutFileReferences(payload, filesInJson);
 }
 
-/**
- * The payload of one document: its (first) item's data, the group's lines at the Line Items
- * Path, the (first) item's files; never empty, within the size bound. Sends nothing.
- */
+/** One document's payload: its first item's data, lines and files; never empty, within bounds. */
 export async function documentPayload(
 	ctx: IExecuteFunctions,
 	group: DocumentGroup,
@@ -183,7 +177,7 @@ export const payloadFiles: INodeProperties = {
 	],
 };
 
-/** One row: which input file goes where in the payload. */
+/** Which input file goes where in the payload. */
 export interface FileRow {
 	property: string;
 	path: string;
@@ -209,7 +203,7 @@ export function readFileRows(value: unknown): FileRow[] {
 	return read;
 }
 
-/** A MIME type fit for a data URI (`type/subtype`, its parameters left out), else the generic one. */
+/** A MIME type fit for a data URI (`type/subtype`, no parameters), else the generic one. */
 function mimeOf(binary: IBinaryData): string {
 	const mime = String(binary.mimeType ?? '')
 		.split(';', 1)[0]
@@ -227,7 +221,6 @@ function tooLarge(row: FileRow, bytes: number): InputError {
 	);
 }
 
-/** The refusal of a row whose file the input item lacks. */
 function noFile(row: FileRow): InputError {
 	return new InputError(
 		`The input item has no file "${preview(row.property)}" for Files Into Payload`,
@@ -235,7 +228,7 @@ function noFile(row: FileRow): InputError {
 	);
 }
 
-/** The item's file, checked: it exists and is within the bound (before it is read when n8n knows its size). */
+/** The item's file, checked to exist and, when n8n knows its size, to be within the bound. */
 function fileOf(ctx: IExecuteFunctions, itemIndex: number, row: FileRow): IBinaryData {
 	let binary: IBinaryData;
 	try {
@@ -248,21 +241,18 @@ function fileOf(ctx: IExecuteFunctions, itemIndex: number, row: FileRow): IBinar
 	return binary;
 }
 
-/** An input file read for the payload: where it goes and its data URI. */
+/** An input file read for the payload, with its data URI. */
 export interface PayloadFile {
 	property: string;
 	path: string;
 	uri: string;
 }
 
-/**
- * What one node run may still read of input files: every document's files are read before
- * anything is sent, so the run as a whole is bounded too, not only each payload.
- */
+/** What one run may still read of input files: all are read before anything is sent. */
 export class FileBudget {
 	constructor(private remaining = PAYLOAD_BOUNDS.runFileBytes) {}
 
-	/** Takes `bytes` of encoded file, or refuses when the run has read its bound already. */
+	/** Takes `bytes` of encoded file, or refuses beyond the run's bound. */
 	take(bytes: number): void {
 		this.remaining -= bytes;
 		if (this.remaining >= 0) return;
@@ -273,7 +263,6 @@ export class FileBudget {
 	}
 }
 
-/** The refusal of a document whose files alone make its payload too large. */
 function filesTooLarge(bytes: number): InputError {
 	return new InputError(
 		`The files of this document are ${sizeText(bytes)} as data URIs, more than the ${sizeText(PAYLOAD_BOUNDS.payloadBytes)} one payload accepts`,
@@ -281,7 +270,7 @@ function filesTooLarge(bytes: number): InputError {
 	);
 }
 
-/** Each row's file of the item, read and checked, as a data URI; sends nothing. */
+/** Each row's file of the item, read and checked, as a data URI. */
 export async function readFiles(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

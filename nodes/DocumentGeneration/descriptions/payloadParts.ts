@@ -1,8 +1,6 @@
 /**
- * What a payload is built of: name/value rows (Payload Fields, Line Fields) and the object they
- * make, a value put at a dotted path (a group's line items, an input file as a data URI), and how
- * large a payload may grow. The service publishes no size limit; these bounds keep one request,
- * and n8n's memory, to a size a document needs. Pure.
+ * Payload building blocks: name/value rows, values at dotted paths, and size bounds. The service
+ * publishes no size limit; the bounds keep a request, and n8n's memory, to what a document needs.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
@@ -11,13 +9,11 @@ import { InputError, checkDepth, preview } from '../../shared/helpers/parse';
 
 const MB = 1024 * 1024;
 
-/** The bounds of what goes into one payload. */
 export const PAYLOAD_BOUNDS = {
 	/** One input file, before it is encoded (base64 makes it a third larger). */
 	fileBytes: 5 * MB,
 	/** The whole payload as JSON text, files and lines included. */
 	payloadBytes: 20 * MB,
-	/** Line items of one document. */
 	lines: 10_000,
 	/** Input files read into payloads by one node run, before any is sent (n8n's memory). */
 	runFileBytes: 256 * MB,
@@ -30,7 +26,7 @@ export function sizeText(bytes: number): string {
 	return `${bytes} bytes`;
 }
 
-/** The refusal of a path that goes through a value (text, a number, a list, null). */
+/** The refusal of a path through a value that is not an object. */
 function notAnObject(parts: string[], depth: number, what: string): InputError {
 	const sofar = parts.slice(0, depth + 1).join('.');
 	return new InputError(
@@ -40,10 +36,8 @@ function notAnObject(parts: string[], depth: number, what: string): InputError {
 }
 
 /**
- * A copy of `payload` with `value` at the dotted `path` (`company.logo`), the objects on the
- * way copied or made; the payload given is never changed (it may be the input item's own
- * data). Whatever stood at the path is replaced; a value on the way that is not an object is
- * refused, naming `what`.
+ * A copy of `payload` with `value` at the dotted `path`, objects on the way copied or made; the
+ * payload given (maybe the input item's own) is never changed. A non-object on the way is refused.
  */
 export function withValueAt(
 	payload: IDataObject,
@@ -66,7 +60,7 @@ export function withValueAt(
 	return root;
 }
 
-/** Refuses a payload larger than the bound as JSON text, saying what made it large. */
+/** Refuses a payload larger than the bound as JSON text. */
 export function checkPayloadSize(payload: IDataObject): void {
 	const bytes = Buffer.byteLength(JSON.stringify(payload), 'utf8');
 	if (bytes <= PAYLOAD_BOUNDS.payloadBytes) return;
@@ -151,14 +145,13 @@ export function namePath(key: string, where: string): string[] {
 	return path;
 }
 
-/** The payload being built from the rows, and the levels its dotted names made. */
 interface PayloadUnderway {
 	payload: IDataObject;
 	/** Objects the dotted names made; anything else under a name is a value. */
 	branches: WeakSet<object>;
 }
 
-/** Puts one row's value at its path, making the levels it needs; refuses a clash with another row. */
+/** Puts one row's value at its path, making the levels it needs; refuses a clash. */
 function placeRow(built: PayloadUnderway, path: string[], value: unknown, where: string): void {
 	let target = built.payload;
 	path.forEach((part, depth) => {
@@ -191,9 +184,8 @@ function placeRow(built: PayloadUnderway, path: string[], value: unknown, where:
 }
 
 /**
- * The payload of the "Fields" mode: key/value rows, a dotted key (`customer.name`) building
- * nested objects. Rows with an empty key are skipped; a key given twice, or used both as a
- * value and as an object (`customer` and `customer.name`), is refused.
+ * The payload of key/value rows, a dotted key building nested objects. Empty keys are skipped; a
+ * key given twice, or both a value and an object (`customer`, `customer.name`), is refused.
  */
 export function payloadFromFields(rows: unknown): IDataObject {
 	const list = Array.isArray(rows) ? rows : [];

@@ -331,6 +331,14 @@ function textOf(bytes: Buffer, label: string): string {
 	return text;
 }
 
+/** The refusal of a file field whose file the input item lacks. */
+function noFile(property: string, label: string): InputError {
+	return new InputError(
+		`The input item has no file "${preview(property)}" for Template Fields → ${label}`,
+		'Write the name the Binary tab of the previous node shows (e.g. data); with Execution Logic v2, the path of the file in the item, e.g. _files.data',
+	);
+}
+
 /**
  * The body and styles the item's files give, under the service's names: each read through
  * n8n's binary helpers (every binary data mode, and Execution Logic v2's `_files.…` paths),
@@ -351,10 +359,7 @@ export async function readTemplateFiles(ctx: IExecuteFunctions, i: number): Prom
 			if (property === '') throw new Error('no name');
 			ctx.helpers.assertBinaryData(i, property);
 		} catch {
-			throw new InputError(
-				`The input item has no file "${preview(property)}" for Template Fields → ${label}`,
-				'Write the name the Binary tab of the previous node shows (e.g. data); with Execution Logic v2, the path of the file in the item, e.g. _files.data',
-			);
+			throw noFile(property, label);
 		}
 		const bytes = await ctx.helpers.getBinaryDataBuffer(i, property);
 		if (bytes.length > TEMPLATE_FILE_BYTES)

@@ -8,12 +8,17 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { downloadToBinary, withLinkOf } from '../../shared/download';
+import {
+	downloadToBinary,
+	withLinkOf,
+	DEFAULT_PAGE_SIZE,
+	heldByLimit,
+	limitReport,
+} from '../../shared/transport';
 import { pause, timeOf } from '../../shared/helpers/dates';
 import { isFinished } from '../../shared/helpers/document';
 import type { ItemError } from '../../shared/helpers/items';
 import { CONCURRENCY, asNodeError, createLimiter } from '../../shared/helpers/items';
-import { DEFAULT_PAGE_SIZE, heldByLimit, limitReport } from '../../shared/transport';
 import { fetchEachCard, listBudget, listForIds } from './lookUp';
 import type { GenerationRequest } from './options';
 import { failureError, isQuotaFailure, timeoutError } from './output';

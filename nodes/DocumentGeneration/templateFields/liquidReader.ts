@@ -1,10 +1,7 @@
 /**
- * What a Liquid template reads from its data: the variables of a template's body
- * (`{{ customer.name }}`, `{% for line in lines %}`, `{% if paid %}`), and the bounds of what
- * Template Fields reads. A reader of the template language, not a renderer. Pure.
- *
- * Left out: a loop's own variable (`line`) and `forloop`/`tablerowloop`, names made by
- * `assign`, `capture`, `increment` and `decrement`, literals, operators and filter names.
+ * The variables a Liquid body reads from its data (a reader, not a renderer), and the bounds of
+ * Template Fields. Left out: loop variables, `forloop`, names the template makes, literals,
+ * operators and filter names.
  */
 import {
 	eachReference,
@@ -15,11 +12,10 @@ import {
 	withoutStrings,
 } from './liquidScanner';
 
-/** How much of a template Template Fields reads, in the editor and at run time; beyond, a notice. */
+/** How much of a template Template Fields reads, in the editor and at run time. */
 export const TEMPLATE_BOUNDS = {
-	/** A template body, in characters (512 KB). */
+	/** In characters; the sample data as JSON text. */
 	bodyChars: 512 * 1024,
-	/** A template's sample data as JSON text, in characters (512 KB). */
 	sampleChars: 512 * 1024,
 	/** Fields of one template (variables and sample-data paths), and item fields of one list. */
 	fields: 2000,
@@ -27,7 +23,7 @@ export const TEMPLATE_BOUNDS = {
 	depth: 32,
 } as const;
 
-/** A template beyond a bound: `reason` says which, in words the editor's notice can show. */
+/** A template beyond a bound; `reason` says which, in the editor notice's words. */
 export class TemplateTooLarge extends Error {
 	constructor(readonly reason: string) {
 		super(`The template's fields cannot be listed: ${reason}`);
@@ -37,7 +33,6 @@ export class TemplateTooLarge extends Error {
 
 const kilobytes = (chars: number) => `${Math.ceil(chars / 1024).toLocaleString('en-US')} KB`;
 
-/** Refuses a text (body or sample data) longer than its bound. */
 export function checkSize(what: 'body' | 'sample data', text: string, bound: number): void {
 	if (text.length > bound)
 		throw new TemplateTooLarge(
@@ -58,9 +53,9 @@ export const tooDeep = (path: string) =>
 export interface LiquidVariable {
 	/** The dotted path from the data's root, e.g. `customer.name`. */
 	path: string;
-	/** Whether a loop runs over it (`lines` in `for line in lines`), or it is read as a list. */
+	/** A loop runs over it, or it is read as a list. */
 	collection: boolean;
-	/** What the template reads of each item of the collection, e.g. `description`. */
+	/** What the template reads of each item of the collection. */
 	itemFields: string[];
 	/** Printed (`{{ }}`, `echo`) at least once without a `default` filter. */
 	printed: boolean;
@@ -74,23 +69,22 @@ interface Binding {
 	prefix: string[];
 }
 
-/** Pushes onto the list a map holds for a key. */
 function pushAt<V>(map: Map<string, V[]>, key: string, value: V): void {
 	const list = map.get(key);
 	if (list) list.push(value);
 	else map.set(key, [value]);
 }
 
-/** One open block tag: its name, the loop variables it set, the paths its condition reads. */
+/** One open block tag, the loop variables it set and the paths its condition reads. */
 interface OpenBlock {
 	name: string;
 	names?: string[];
 	guard?: string[];
 }
 
-/** Block tags open and their scopes, with every look-up in constant time. */
+/** Open block tags and their scopes, every look-up in constant time. */
 class Blocks {
-	/** Block tags that open a scope, innermost last. */
+	/** Innermost last. */
 	private readonly open: OpenBlock[] = [];
 	/** Where each block name is open (indexes into `open`), and each loop variable's bindings. */
 	private readonly where = new Map<string, number[]>();
@@ -128,7 +122,6 @@ class Blocks {
 		}
 	}
 
-	/** Binds a loop variable in the innermost block. */
 	bind(name: string, binding: Binding): void {
 		const top = this.open[this.open.length - 1];
 		if (!top) return;
@@ -179,7 +172,7 @@ class Variables {
 	}
 }
 
-/** Refuses a path of more parts than the bound (before anything is joined). */
+/** Refuses a path of more parts than the bound, before anything is joined. */
 function checkDepth(parts: string[]): void {
 	if (parts.length > TEMPLATE_BOUNDS.depth) throw tooDeep(parts.slice(0, 8).join('.'));
 }
@@ -209,7 +202,7 @@ function withoutListTail(rest: string[]): { tail: string[]; list: boolean } {
 class Reader {
 	private readonly variables = new Variables();
 	private readonly blocks = new Blocks();
-	/** The root paths the condition being read reads (none kept outside a condition). */
+	/** The root paths the condition being read reads; undefined outside a condition. */
 	private reads: string[] | undefined;
 
 	constructor(private readonly made: Set<string>) {}
@@ -218,10 +211,7 @@ class Reader {
 		return this.variables.list();
 	}
 
-	/**
-	 * Takes in one reference. Answers the collection and item prefix it points into when it
-	 * is a loop's item (for a nested loop's binding), or its root path.
-	 */
+	/** Records one reference; answers the collection and item prefix it points into. */
 	private reference(parts: string[], how: { printed?: boolean; defaulted?: boolean }): Binding {
 		const [root, ...rest] = parts;
 		if (root === undefined || LOOP_OBJECTS.has(root) || this.made.has(root)) return { prefix: [] };
@@ -262,7 +252,6 @@ class Reader {
 		const defaulted = filters.some((f) => /^\s*default\b/.test(f));
 		let first: Binding | undefined;
 		const scan = (part: string, printed: boolean) => {
-			// Named arguments (`key: value`) and filter names are not variables.
 			const how = { printed: printed && !defaulted, defaulted: printed && defaulted };
 			eachReference(withoutNamedArguments(part), strings, (parts) => {
 				if (parts.length === 1 && WORDS.has(parts[0])) return;
@@ -296,10 +285,7 @@ class Reader {
 		this.blocks.bind(loop[1], binding);
 	}
 
-	/**
-	 * A tag that tests or picks (`if`, `elsif`, `unless`, `case`, `when`, `cycle`): what it
-	 * reads, and the block it opens or the guard it adds (`{% if vat %}` guards `vat`).
-	 */
+	/** A tag that tests or picks: what it reads, and the block or guard it adds. */
 	private condition(name: string, rest: string): void {
 		const reads: string[] = [];
 		this.reads = reads;
@@ -369,10 +355,7 @@ function madeNames(body: string): Set<string> {
 	return names;
 }
 
-/**
- * The variables a template body reads, in the order they first appear. In time linear in the
- * body; more variables or deeper paths than `TEMPLATE_BOUNDS` allows: a `TemplateTooLarge`.
- */
+/** The variables a body reads, in order of first appearance, within `TEMPLATE_BOUNDS`. */
 export function variablesOf(body: string): LiquidVariable[] {
 	const reader = new Reader(madeNames(body));
 	for (const { kind, content } of tokens(body)) {

@@ -1,17 +1,15 @@
 /**
- * The lexical side of the Liquid reader: a body cut into its tokens (`{{ }}`, `{% %}`), and inside
- * a token its string literals, named arguments, references, a loop's range and the names a tag
- * makes. Every scan runs in time linear in its text (indexOf, single passes), so a hostile or
- * broken template cannot stall the process that reads it. Pure.
+ * The Liquid reader's lexer: tokens, string literals, named arguments, references, loop ranges.
+ * Every scan is linear in its text, so a hostile template cannot stall the process.
  */
 
-/** One token of a template body: an output (`{{ }}`) or a tag (`{% %}`), without its marks. */
+/** An output (`{{ }}`) or a tag (`{% %}`), without its marks. */
 export interface LiquidToken {
 	kind: 'output' | 'tag';
 	content: string;
 }
 
-/** The first index of `mark` at or after `from`, remembered so that no stretch is searched twice. */
+/** The first index of `mark` at or after `from`, remembered: no stretch is searched twice. */
 class CloseFinder {
 	private found: number | undefined;
 
@@ -36,10 +34,7 @@ function content(body: string, start: number, end: number): string {
 	return body.slice(from, to);
 }
 
-/**
- * The tokens of a body, in order: at each `{{` or `{%`, the text up to the first `}}` or `%}`
- * after it. An opening mark that is never closed is plain text.
- */
+/** The tokens of a body, each up to the first close after it; an unclosed mark is plain text. */
 export function* tokens(body: string): Generator<LiquidToken> {
 	const outputClose = new CloseFinder(body, '}}');
 	const tagClose = new CloseFinder(body, '%}');
@@ -85,7 +80,7 @@ const isDigit = (char: string | undefined) => char !== undefined && isDigitCode(
 /** Marks a string literal set aside: `\uE000N\uE000`, N its index. */
 export const STRING_MARK = '\uE000';
 
-/** An expression with its string literals set aside (as `\uE000N\uE000`), so that nothing in them counts. */
+/** An expression with its string literals set aside, so that nothing in them counts. */
 export function withoutStrings(text: string): { text: string; strings: string[] } {
 	const strings: string[] = [];
 	if (!text.includes('"') && !text.includes("'")) return { text, strings };
@@ -119,7 +114,7 @@ function spacesEnd(text: string, from: number): number {
 	return end;
 }
 
-/** The text with every named argument (`key:`, with spaces before the colon) replaced by a space. */
+/** The text with every named argument (`key:`) replaced by a space. */
 export function withoutNamedArguments(text: string): string {
 	if (!text.includes(':')) return text;
 	const chunks: string[] = [];
@@ -196,10 +191,7 @@ function reference(
 	return { parts, end };
 }
 
-/**
- * Each reference of an expression part, as segments (`lines[0].name` → lines, [], name), in
- * order. A reference right after a dot (a property of a literal) is left out.
- */
+/** Each reference as segments (`lines[0].name` → lines, [], name); one after a dot is skipped. */
 export function eachReference(
 	text: string,
 	strings: string[],

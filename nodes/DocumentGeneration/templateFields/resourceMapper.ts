@@ -1,8 +1,6 @@
 /**
- * Create's Template Fields and Line Fields of the Template (n8n resource mappers), both ways: the
- * picked template's fields as the editor lists them (read once; when they cannot be listed, a
- * one-line notice says why and how to go on), and the payload a run builds from the values
- * mapped onto them (nested by their dotted names, in their types).
+ * Create's Template Fields and Line Fields of the Template (resource mappers): the fields the
+ * editor lists (or a notice saying why not), and the payload a run builds from the mapped values.
  */
 import {
 	NodeOperationError,
@@ -21,181 +19,49 @@ import { payloadFromFields } from '../descriptions/payloadParts';
 import { TEMPLATE_BOUNDS, TemplateTooLarge } from './liquidReader';
 import { lineFields, listFields, templateFields, type TemplateField } from './templateFields';
 
-/**
- * How the field list names a field: its path, whether it is optional (first: the editor cuts
- * long labels), then its items or an example.
- */
-export function fieldLabel(field: TemplateField): string {
-	const parts = [field.path];
-	if (field.sampleOnly) parts.push('· in the sample data only');
-	else if (!field.printed && field.type !== 'array') parts.push('· optional');
-	if (field.itemFields.length) parts.push(`(list of: ${field.itemFields.join(', ')})`);
-	else if (field.sample !== undefined && field.type !== 'object' && field.type !== 'array')
-		parts.push(`(e.g. ${preview(field.sample, 30)})`);
-	return parts.join(' ');
-}
+export const resourceMapping = { getTemplateFields, getTemplateLineFields };
 
-/**
- * What a list or object field holds before the user types: the empty list or object as JSON
- * text. n8n's editor shows these fields in a JSON editor whose linter marks an empty text as
- * an error; `[]` and `{}` are valid JSON, and a run does not send them (left empty).
- */
-const EMPTY_JSON: Partial<Record<FieldType, string>> = { array: '[]', object: '{}' };
-
-/** The resource mapper's fields for a template. */
-export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
-	return fields.map((field) => ({
-		id: field.path,
-		displayName: fieldLabel(field),
-		type: field.type,
-		required: false,
-		defaultMatch: false,
-		canBeUsedToMatch: false,
-		display: true,
-		...(EMPTY_JSON[field.type] === undefined ? {} : { defaultValue: EMPTY_JSON[field.type] }),
-	}));
-}
-
-/**
- * A value that leaves its field empty: nothing, an empty text in a typed field, and, as the
- * editor left it (`untouched`), a list or object field's `[]`/`{}` text.
- */
-function isLeftEmpty(value: unknown, type: FieldType | undefined, untouched: boolean): boolean {
-	if (value === undefined || value === null) return true;
-	if (typeof value !== 'string' || type === undefined || type === 'string') return false;
-	return value === '' || (untouched && value.trim() === EMPTY_JSON[type]);
-}
-
-/** A mapped field's schema as n8n stores it beside the values. */
-export interface MappedField {
-	id: string;
-	type?: FieldType;
-	removed?: boolean;
-}
-
-/** The value at a dotted path of an input item: a key with the dots first, then nested. */
-export function valueAtPath(json: IDataObject, path: string): unknown {
-	if (Object.prototype.hasOwnProperty.call(json, path)) return json[path];
-	let value: unknown = json;
-	for (const part of path.split('.')) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = (value as IDataObject)[part];
-	}
-	return value;
-}
-
-/** One mapped value in its field's type; refused (naming the field) when it cannot be. */
-export function typedValue(id: string, type: FieldType | undefined, value: unknown): unknown {
-	const refuse = (what: string, hint: string) =>
-		new InputError(`The template field "${id}" ${what}, not ${preview(value)}`, hint);
-	switch (type) {
-		case 'number': {
-			if (typeof value === 'number' && Number.isFinite(value)) return value;
-			const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-			if (Number.isFinite(number)) return number;
-			throw refuse('must be a number', `Map a number to ${id}, e.g. 42 or {{ $json.total }}`);
-		}
-		case 'boolean':
-			if (typeof value === 'boolean') return value;
-			if (value === 'true' || value === 'false') return value === 'true';
-			throw refuse('must be true or false', `Map a boolean to ${id}, e.g. {{ $json.paid }}`);
-		case 'array':
-		case 'object': {
-			const wanted = type === 'array' ? 'a list' : 'an object';
-			let parsed = value;
-			if (typeof value === 'string') {
-				const json = tryParseJson(value);
-				if (!('value' in json))
-					throw new InputError(
-						`The template field "${id}" must be ${wanted}, but its text is not valid JSON: ${json.problem}`,
-						`Map ${wanted} to ${id} with an expression, e.g. {{ $json.${id} }}, or write it as JSON`,
-					);
-				parsed = json.value;
-			}
-			const ok =
-				type === 'array'
-					? Array.isArray(parsed)
-					: parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
-			if (ok) return parsed;
-			throw refuse(
-				`must be ${wanted}`,
-				`Map ${wanted} to ${id} with an expression, e.g. {{ $json.${id} }}`,
-			);
-		}
-		default:
-			return value;
-	}
-}
-
-/** The fields a run maps, within the bounds the field list has: refused naming the field. */
-function checkMappedIds(ids: string[]): void {
-	const { fields, depth } = TEMPLATE_BOUNDS;
-	if (ids.length > fields)
-		throw new InputError(
-			`Template Fields maps ${ids.length.toLocaleString('en-US')} fields, more than the ${fields.toLocaleString('en-US')} a document is built from`,
-			'Send this much data as one object: set Payload Mode to JSON, e.g. {{ $json }}',
+/** Create's Template Fields: the picked template's fields. */
+export async function getTemplateFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const fields = await loadTemplateFields(this, OR_JSON);
+	if (!Array.isArray(fields)) return fields;
+	if (!fields.length)
+		return notice(
+			`This template reads no variables and has no sample data, so there is nothing to map: add data with Payload Mode JSON or Fields if it needs any.`,
 		);
-	for (const id of ids) {
-		let parts = 1;
-		for (let dot = id.indexOf('.'); dot >= 0 && parts <= depth; dot = id.indexOf('.', dot + 1))
-			parts++;
-		if (parts > depth)
-			throw new InputError(
-				`The template field "${preview(id, 60)}" is nested deeper than ${depth} levels`,
-				'Map the object at a higher level as one field (an object field takes JSON), or set Payload Mode to JSON',
-			);
-	}
+	return { fields: mapperFields(fields) };
 }
 
-/**
- * The payload from Template Fields: the values mapped below (`defineBelow`), or the input
- * item's fields of the same names (`autoMapInputData`: a name with dots is looked up as it is,
- * then as a path into nested objects), each in its field's type, nested by the dotted names.
- * Fields left empty (mapped below, a list or object field still `[]`/`{}` as text) are not sent. At most `TEMPLATE_BOUNDS.fields` fields, each of at most
- * `TEMPLATE_BOUNDS.depth` levels.
- */
-export function payloadFromMapping(
-	mapping: IDataObject | undefined,
-	input: IDataObject,
-): IDataObject {
-	const schema = (Array.isArray(mapping?.schema) ? mapping.schema : []) as MappedField[];
-	const auto = mapping?.mappingMode === 'autoMapInputData';
-	const values = (
-		mapping?.value && typeof mapping.value === 'object' ? mapping.value : {}
-	) as IDataObject;
-	const typeOfField = new Map(schema.map((field) => [field.id, field.type]));
-	const ids = auto
-		? schema.filter((field) => !field.removed).map((field) => field.id)
-		: Object.keys(values);
-	checkMappedIds(ids);
-	const rows: IDataObject[] = [];
-	for (const id of ids) {
-		const value = auto ? valueAtPath(input, id) : values[id];
-		const type = typeOfField.get(id);
-		if (isLeftEmpty(value, type, !auto)) continue;
-		rows.push({ key: id, value: typedValue(id, type, value) as IDataObject[string] });
+/** Create's Line Fields of the Template: the fields of each line of the template's list. */
+export async function getTemplateLineFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const fields = await loadTemplateFields(this, OR_LINE_JSON);
+	if (!Array.isArray(fields)) return fields;
+	const path = pickedLinesPath(this);
+	const lines = lineFields(fields, path);
+	const lists = listFields(fields).map((field) => field.path);
+	if (!lines) {
+		const known = lists.length ? `Its lists: ${lists.join(', ')}.` : 'It has no list.';
+		return notice(
+			`This template has no list at "${path}": set Line Items Path to one of its lists. ${known} Or set Line Mode to JSON.`,
+		);
 	}
-	return payloadFromFields(rows);
+	if (!lines.length)
+		return notice(
+			`The template's list "${path}" shows no field of its lines: set Line Mode to JSON.`,
+		);
+	return { fields: mapperFields(lines) };
 }
 
-/** How to go on without the listed fields: the payload's mode, or the line's. */
+/** How to go on without the listed fields. */
 const OR_JSON = 'or set Payload Mode to JSON. Fields mapped below are still sent.';
 const OR_LINE_JSON = 'or set Line Mode to JSON. Line fields mapped below are still sent.';
 
 /** Nothing to list, and why: the editor shows it where the fields would be. */
 const notice = (why: string): ResourceMapperFields => ({ fields: [], emptyFieldsNotice: why });
-
-/** The template the node has picked, as the editor sends it (a locator, or plain text). */
-function pickedTemplate(ctx: ILoadOptionsFunctions): unknown {
-	try {
-		const value = ctx.getCurrentNodeParameter('templateId');
-		return value && typeof value === 'object' && 'value' in value
-			? (value as { value: unknown }).value
-			: value;
-	} catch {
-		return undefined;
-	}
-}
 
 /** The picked template's fields, or the notice that says why there are none to list. */
 async function loadTemplateFields(
@@ -240,16 +106,16 @@ async function loadTemplateFields(
 	}
 }
 
-export async function getTemplateFields(
-	this: ILoadOptionsFunctions,
-): Promise<ResourceMapperFields> {
-	const fields = await loadTemplateFields(this, OR_JSON);
-	if (!Array.isArray(fields)) return fields;
-	if (!fields.length)
-		return notice(
-			`This template reads no variables and has no sample data, so there is nothing to map: add data with Payload Mode JSON or Fields if it needs any.`,
-		);
-	return { fields: mapperFields(fields) };
+/** The picked template, as the editor sends it (a locator, or plain text). */
+function pickedTemplate(ctx: ILoadOptionsFunctions): unknown {
+	try {
+		const value = ctx.getCurrentNodeParameter('templateId');
+		return value && typeof value === 'object' && 'value' in value
+			? (value as { value: unknown }).value
+			: value;
+	} catch {
+		return undefined;
+	}
 }
 
 /** The Line Items Path the node has, as the editor sends it. */
@@ -261,27 +127,148 @@ function pickedLinesPath(ctx: ILoadOptionsFunctions): string {
 	}
 }
 
-/** Create's Line Fields of the Template: the fields of each line of the template's list. */
-export async function getTemplateLineFields(
-	this: ILoadOptionsFunctions,
-): Promise<ResourceMapperFields> {
-	const fields = await loadTemplateFields(this, OR_LINE_JSON);
-	if (!Array.isArray(fields)) return fields;
-	const path = pickedLinesPath(this);
-	const lines = lineFields(fields, path);
-	const lists = listFields(fields).map((field) => field.path);
-	if (!lines) {
-		const known = lists.length ? `Its lists: ${lists.join(', ')}.` : 'It has no list.';
-		return notice(
-			`This template has no list at "${path}": set Line Items Path to one of its lists. ${known} Or set Line Mode to JSON.`,
-		);
-	}
-	if (!lines.length)
-		return notice(
-			`The template's list "${path}" shows no field of its lines: set Line Mode to JSON.`,
-		);
-	return { fields: mapperFields(lines) };
+export function mapperFields(fields: TemplateField[]): ResourceMapperField[] {
+	return fields.map((field) => ({
+		id: field.path,
+		displayName: fieldLabel(field),
+		type: field.type,
+		required: false,
+		defaultMatch: false,
+		canBeUsedToMatch: false,
+		display: true,
+		...(EMPTY_JSON[field.type] === undefined ? {} : { defaultValue: EMPTY_JSON[field.type] }),
+	}));
 }
 
-/** The node's resource mapper methods. */
-export const resourceMapping = { getTemplateFields, getTemplateLineFields };
+/** A field's label: path, optional mark (first: the editor cuts long labels), items or example. */
+export function fieldLabel(field: TemplateField): string {
+	const parts = [field.path];
+	if (field.sampleOnly) parts.push('· in the sample data only');
+	else if (!field.printed && field.type !== 'array') parts.push('· optional');
+	if (field.itemFields.length) parts.push(`(list of: ${field.itemFields.join(', ')})`);
+	else if (field.sample !== undefined && field.type !== 'object' && field.type !== 'array')
+		parts.push(`(e.g. ${preview(field.sample, 30)})`);
+	return parts.join(' ');
+}
+
+/**
+ * A list or object field's value before the user types: the editor's JSON linter marks an empty
+ * text as an error; a run does not send `[]` or `{}` left as they are.
+ */
+const EMPTY_JSON: Partial<Record<FieldType, string>> = { array: '[]', object: '{}' };
+
+/**
+ * The payload from the values mapped below, or the input item's fields of the same names (auto
+ * map), typed and nested by their dotted names; fields left empty are not sent.
+ */
+export function payloadFromMapping(
+	mapping: IDataObject | undefined,
+	input: IDataObject,
+): IDataObject {
+	const schema = (Array.isArray(mapping?.schema) ? mapping.schema : []) as MappedField[];
+	const auto = mapping?.mappingMode === 'autoMapInputData';
+	const values = (
+		mapping?.value && typeof mapping.value === 'object' ? mapping.value : {}
+	) as IDataObject;
+	const typeOfField = new Map(schema.map((field) => [field.id, field.type]));
+	const ids = auto
+		? schema.filter((field) => !field.removed).map((field) => field.id)
+		: Object.keys(values);
+	checkMappedIds(ids);
+	const rows: IDataObject[] = [];
+	for (const id of ids) {
+		const value = auto ? valueAtPath(input, id) : values[id];
+		const type = typeOfField.get(id);
+		if (isLeftEmpty(value, type, !auto)) continue;
+		rows.push({ key: id, value: typedValue(id, type, value) as IDataObject[string] });
+	}
+	return payloadFromFields(rows);
+}
+
+/** A mapped field's schema as n8n stores it beside the values. */
+export interface MappedField {
+	id: string;
+	type?: FieldType;
+	removed?: boolean;
+}
+
+/** Refuses mapped fields beyond the field list's bounds, naming the field. */
+function checkMappedIds(ids: string[]): void {
+	const { fields, depth } = TEMPLATE_BOUNDS;
+	if (ids.length > fields)
+		throw new InputError(
+			`Template Fields maps ${ids.length.toLocaleString('en-US')} fields, more than the ${fields.toLocaleString('en-US')} a document is built from`,
+			'Send this much data as one object: set Payload Mode to JSON, e.g. {{ $json }}',
+		);
+	for (const id of ids) {
+		let parts = 1;
+		for (let dot = id.indexOf('.'); dot >= 0 && parts <= depth; dot = id.indexOf('.', dot + 1))
+			parts++;
+		if (parts > depth)
+			throw new InputError(
+				`The template field "${preview(id, 60)}" is nested deeper than ${depth} levels`,
+				'Map the object at a higher level as one field (an object field takes JSON), or set Payload Mode to JSON',
+			);
+	}
+}
+
+/** The value at a dotted path of an input item: a key with the dots first, then nested. */
+export function valueAtPath(json: IDataObject, path: string): unknown {
+	if (Object.prototype.hasOwnProperty.call(json, path)) return json[path];
+	let value: unknown = json;
+	for (const part of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[part];
+	}
+	return value;
+}
+
+/** Nothing, an empty text in a typed field, or (`untouched`) a list or object field's `[]`/`{}`. */
+function isLeftEmpty(value: unknown, type: FieldType | undefined, untouched: boolean): boolean {
+	if (value === undefined || value === null) return true;
+	if (typeof value !== 'string' || type === undefined || type === 'string') return false;
+	return value === '' || (untouched && value.trim() === EMPTY_JSON[type]);
+}
+
+/** One mapped value in its field's type; refused (naming the field) when it cannot be. */
+export function typedValue(id: string, type: FieldType | undefined, value: unknown): unknown {
+	const refuse = (what: string, hint: string) =>
+		new InputError(`The template field "${id}" ${what}, not ${preview(value)}`, hint);
+	switch (type) {
+		case 'number': {
+			if (typeof value === 'number' && Number.isFinite(value)) return value;
+			const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+			if (Number.isFinite(number)) return number;
+			throw refuse('must be a number', `Map a number to ${id}, e.g. 42 or {{ $json.total }}`);
+		}
+		case 'boolean':
+			if (typeof value === 'boolean') return value;
+			if (value === 'true' || value === 'false') return value === 'true';
+			throw refuse('must be true or false', `Map a boolean to ${id}, e.g. {{ $json.paid }}`);
+		case 'array':
+		case 'object': {
+			const wanted = type === 'array' ? 'a list' : 'an object';
+			let parsed = value;
+			if (typeof value === 'string') {
+				const json = tryParseJson(value);
+				if (!('value' in json))
+					throw new InputError(
+						`The template field "${id}" must be ${wanted}, but its text is not valid JSON: ${json.problem}`,
+						`Map ${wanted} to ${id} with an expression, e.g. {{ $json.${id} }}, or write it as JSON`,
+					);
+				parsed = json.value;
+			}
+			const ok =
+				type === 'array'
+					? Array.isArray(parsed)
+					: parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+			if (ok) return parsed;
+			throw refuse(
+				`must be ${wanted}`,
+				`Map ${wanted} to ${id} with an expression, e.g. {{ $json.${id} }}`,
+			);
+		}
+		default:
+			return value;
+	}
+}

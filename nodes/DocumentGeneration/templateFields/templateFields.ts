@@ -1,8 +1,4 @@
-/**
- * The fields of a template: the variables its body reads and the paths of its sample data,
- * typed, and the fields of each line of its lists. In time linear in the body and the sample data, within
- * `TEMPLATE_BOUNDS` (beyond them, a `TemplateTooLarge` that says which). Pure.
- */
+/** A template's typed fields, from its body and sample data, and the fields of its lists' lines. */
 import type { FieldType, IDataObject } from 'n8n-workflow';
 
 import { tryParseJson } from '../../shared/helpers/json';
@@ -25,7 +21,6 @@ export interface TemplateField {
 	sampleOnly: boolean;
 	/** A loop's collection: what the template reads of each item. */
 	itemFields: string[];
-	/** The sample data's value at the path, if any. */
 	sample?: unknown;
 }
 
@@ -46,17 +41,13 @@ function parentsOf(path: string): string[] {
 	return parents;
 }
 
-/** Refuses a path of more parts than the bound. */
 function checkPathDepth(path: string): void {
 	let parts = 1;
 	for (let dot = path.indexOf('.'); dot >= 0; dot = path.indexOf('.', dot + 1))
 		if (++parts > TEMPLATE_BOUNDS.depth) throw tooDeep(path);
 }
 
-/**
- * The sample data's values by dotted path: leaves, and lists whole (with their items' keys).
- * Walked without recursion, refused beyond the bounds of depth and number of paths.
- */
+/** The sample data's leaves and whole lists by dotted path, walked without recursion, bounded. */
 function samplePaths(sample: unknown): Map<string, unknown> {
 	const paths = new Map<string, unknown>();
 	const add = (path: string, value: unknown) => {
@@ -94,7 +85,7 @@ export function parseSampleData(value: unknown): IDataObject | undefined {
 		: undefined;
 }
 
-/** The keys of a list's first item, when it is an object: what the list's items hold (bounded). */
+/** The keys of a list's first item, when it is an object (bounded). */
 function firstItemKeys(value: unknown, path: string): string[] {
 	if (!Array.isArray(value) || !value[0] || typeof value[0] !== 'object') return [];
 	const keys = Object.keys(value[0] as IDataObject);
@@ -102,14 +93,14 @@ function firstItemKeys(value: unknown, path: string): string[] {
 	return keys;
 }
 
-/** Every proper prefix of the given paths: the names some other path lies under. */
+/** Every proper prefix of the given paths. */
 function parentSet(paths: Iterable<string>): Set<string> {
 	const parents = new Set<string>();
 	for (const path of paths) for (const parent of parentsOf(path)) parents.add(parent);
 	return parents;
 }
 
-/** The fields of the variables a body reads, each typed and with its items from the sample. */
+/** The fields of the variables a body reads, typed and with item fields from the sample. */
 function variableFields(
 	variables: LiquidVariable[],
 	sample: Map<string, unknown>,
@@ -137,7 +128,7 @@ function withoutParents(list: TemplateField[]): TemplateField[] {
 	return list.filter((field) => field.type === 'array' || !parents.has(field.path));
 }
 
-/** The fields so far, with the look-ups the sample's paths need, each in constant time. */
+/** The fields so far, with constant-time look-ups for the sample's paths. */
 class FieldIndex {
 	private readonly paths = new Set<string>();
 	private readonly parents = new Set<string>();
@@ -174,10 +165,8 @@ class FieldIndex {
 }
 
 /**
- * The fields of a template: every variable its body reads (a loop's collection as one list
- * field), then the paths only its sample data has. A path another one lies under is left
- * out (`customer` when `customer.name` is read), unless it is a list. In time linear in the
- * body and the sample data; beyond `TEMPLATE_BOUNDS`, a `TemplateTooLarge` that says which.
+ * Every variable the body reads, then the paths only the sample data has; a parent path is left
+ * out unless it is a list. Linear time; beyond `TEMPLATE_BOUNDS`, a `TemplateTooLarge`.
  */
 export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
 	if (typeof body === 'string') checkSize('body', body, TEMPLATE_BOUNDS.bodyChars);
@@ -187,7 +176,6 @@ export function templateFields(body: unknown, sampleData: unknown): TemplateFiel
 	const sample = samplePaths(parseSampleData(sampleData) ?? {});
 	const fields = new FieldIndex(withoutParents(variableFields(variables, sample)));
 	for (const [path, value] of sample) {
-		// Inside a list, or a name the body reads already (or reads parts of).
 		if (fields.knows(path) || fields.inList(path, sample)) continue;
 		fields.push({
 			path,
@@ -208,11 +196,7 @@ export function listFields(fields: TemplateField[]): TemplateField[] {
 	return fields.filter((field) => field.type === 'array');
 }
 
-/**
- * The fields of each line of the template's list at `path`: what its loop reads of each item,
- * typed from the first item of the sample data's list; undefined when the template has no
- * list there.
- */
+/** The fields of each line of the list at `path`, typed from its first sample item. */
 export function lineFields(fields: TemplateField[], path: string): TemplateField[] | undefined {
 	const list = listFields(fields).find((field) => field.path === path);
 	if (!list) return undefined;

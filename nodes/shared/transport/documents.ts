@@ -1,14 +1,20 @@
-/** The service's document and account calls, on top of `apiRequest`. */
-import type { IDataObject } from 'n8n-workflow';
+/**
+ * The service's document and account calls, and the paging every list shares: one loop over
+ * pages (`readPages`), one bound (`MAX_LIST_PAGES`) and one error past it.
+ */
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { parseHttpDate } from '../helpers/dates';
 import type { CallOptions, ListFilters, TransportContext } from '../types';
-import type { Query } from './calls';
-import { headerValue } from './wire';
-import type { ListReader } from './paging';
-import { MAX_LIST_PAGES, REQUESTED_PAGE_SIZE, nextPageAfter, unendingListError } from './paging';
-import { recordRequest, restResource } from './records';
-import { apiRequest, apiRequestWithHeaders } from './request';
+import { headerValue } from './exchange';
+import {
+	apiRequest,
+	apiRequestWithHeaders,
+	recordRequest,
+	restResource,
+	type Query,
+} from './request';
 import {
 	accountEnvelope,
 	documentCardEnvelope,
@@ -16,6 +22,160 @@ import {
 	documentEnvelope,
 	syncEnvelope,
 } from './schemas';
+
+/** The cards a page is asked to hold (`page[size]`): the most the service serves. */
+export const REQUESTED_PAGE_SIZE = 100;
+
+/** The cards a page holds when the service ignores `page[size]` (its default). */
+export const DEFAULT_PAGE_SIZE = 24;
+
+/** Pages one read of a list may take (200,000 documents at 100 a page): a list that never ends fails. */
+export const MAX_LIST_PAGES = 2000;
+
+/** Where a list is read, which decides how the request can be narrowed. */
+export type ListReader =
+	| 'getAll'
+	| 'trigger'
+	| 'lookUp'
+	| 'wait'
+	| 'picker'
+	| 'workspaces'
+	| 'library';
+
+const NARROW: Record<ListReader, string> = {
+	getAll:
+		'Narrow the request: add a template, status, workspace or Updated Since filter, or turn off Return All and set a Limit.',
+	trigger: 'Narrow the trigger with its Filters (templates, workspace).',
+	lookUp:
+		'Narrow the look-up: a shorter Reuse Window (Options) reads fewer recent documents of the templates involved.',
+	wait: 'Fewer documents in one run (or a smaller batch with Loop Over Items) keeps the list short.',
+	picker: 'Type part of the document’s file name or its ID to narrow the list.',
+	workspaces: 'Enter the workspace by its ID instead of choosing it from the list.',
+	library: 'The service answers this list in one page (page=all): enter the record by its ID.',
+};
+
+/** Where a list is read and how it is named, for the error of a list that does not end. */
+export interface ListFault {
+	reader: ListReader;
+	itemIndex?: number;
+	/** The list's name when it is not the document or workspace list: "snippet list". */
+	list?: string;
+}
+
+export interface UnendingList extends ListFault {
+	/** Pages read when the fault was seen. */
+	pages: number;
+	/** A page that named a next page not after itself: that page and what it named. */
+	backwards?: { page: number; next: number };
+}
+
+/**
+ * The error of a list that does not end: past `MAX_LIST_PAGES`, or a page that names a next
+ * page that is not after itself (which would loop). Names the bound and how to narrow.
+ */
+export function unendingListError(node: INode, fault: UnendingList): NodeOperationError {
+	const { reader, pages, backwards, itemIndex } = fault;
+	const list = fault.list ?? (reader === 'workspaces' ? 'workspace list' : 'document list');
+	const message = backwards
+		? `The ${list} did not end: page ${backwards.page} named page ${backwards.next} as the next one`
+		: `The ${list} did not end after ${MAX_LIST_PAGES} pages`;
+	const held =
+		reader === 'workspaces' || reader === 'library'
+			? `${pages} read`
+			: `${pages} read, up to ${MAX_LIST_PAGES * REQUESTED_PAGE_SIZE} documents at ${REQUESTED_PAGE_SIZE} a page`;
+	const why = backwards
+		? 'A next page must come after the current one; following it would read the same pages for ever.'
+		: `The service kept announcing a next page; a list is read for ${MAX_LIST_PAGES} pages at most (${held}).`;
+	return new NodeOperationError(node, message, {
+		description: `${why} ${NARROW[reader]} Report it to the service if it persists.`,
+		...(itemIndex !== undefined ? { itemIndex } : {}),
+	});
+}
+
+/**
+ * The page after `page` from the list's `next_page`: null at the end (none, or an empty page);
+ * `backwards` when it names a page not after `page` (which would loop).
+ */
+export function nextPageAfter(
+	page: number,
+	next: unknown,
+	cardsOnPage: number,
+): number | null | { backwards: number } {
+	if (typeof next !== 'number' || !Number.isFinite(next) || cardsOnPage === 0) return null;
+	return next > page ? next : { backwards: next };
+}
+
+/**
+ * Fails when `pagesRead` pages have been read and the list names yet another: every loop over
+ * pages stops at the one shared bound.
+ */
+export function checkPageBound(
+	ctx: TransportContext,
+	pagesRead: number,
+	fault: Partial<ListFault> = {},
+): void {
+	if (pagesRead < MAX_LIST_PAGES) return;
+	throw unendingListError(ctx.getNode(), {
+		reader: fault.reader ?? 'getAll',
+		list: fault.list,
+		pages: pagesRead,
+		itemIndex: fault.itemIndex,
+	});
+}
+
+/** One page of a list: its records, and the page after it (null at the end). */
+export interface ListPage {
+	records: IDataObject[];
+	nextPage: number | null;
+}
+
+/** A page of a list from its records and `next_page`; one naming a page not after itself fails. */
+export function pageOf(
+	ctx: TransportContext,
+	fault: ListFault,
+	page: number,
+	records: IDataObject[],
+	next: unknown,
+): ListPage {
+	const nextPage = nextPageAfter(page, next, records.length);
+	if (nextPage !== null && typeof nextPage === 'object') {
+		throw unendingListError(ctx.getNode(), {
+			...fault,
+			pages: page,
+			backwards: { page, next: nextPage.backwards },
+		});
+	}
+	return { records, nextPage };
+}
+
+/** How a list is read: where (for its errors), one page's fetch, and what takes each page. */
+export interface PageReading extends ListFault {
+	/** Page `page`, the `read`-th fetched. */
+	fetchPage: (page: number, read: number) => Promise<ListPage>;
+	/** Takes a page's records; true when it has seen all it wanted. */
+	take: (page: ListPage) => boolean | void;
+	/** Asked before each page: true ends the reading, incomplete. */
+	halt?: (pagesRead: number) => boolean;
+}
+
+/**
+ * The one loop over a list's pages, from page 1 until `take` has all it wanted, the list ends
+ * or `halt` says so; a list longer than the shared bound fails (`checkPageBound`).
+ */
+export async function readPages(
+	ctx: TransportContext,
+	reading: PageReading,
+): Promise<{ pages: number; complete: boolean }> {
+	let pages = 0;
+	for (let page: number | null = 1; page !== null; ) {
+		if (reading.halt?.(pages)) return { pages, complete: false };
+		checkPageBound(ctx, pages, reading);
+		const answer = await reading.fetchPage(page, pages + 1);
+		pages++;
+		page = reading.take(answer) ? null : answer.nextPage;
+	}
+	return { pages, complete: true };
+}
 
 /**
  * The list's filters in the service's own form: one template as `q[document_template_id]=ID`,
@@ -49,11 +209,7 @@ export interface ListOptions extends CallOptions {
 	reader?: ListReader;
 }
 
-/**
- * One page of the document list, asking for 100 cards (`page[size]`); the service may serve
- * fewer (24), so callers follow `nextPage` and never count on the size. A page that names a
- * next page not after itself fails (`unendingListError`).
- */
+/** One page of the document list, asking for 100 cards; the service may serve 24, so follow `nextPage`. */
 export async function listDocumentCards(
 	ctx: TransportContext,
 	filters: ListFilters,
@@ -72,37 +228,18 @@ export async function listDocumentCards(
 		},
 		documentCardListEnvelope,
 	);
-	const cards = answer.document_cards as IDataObject[];
-	const next = nextPageAfter(page, answer.meta?.next_page, cards.length);
-	if (next !== null && typeof next === 'object') {
-		throw unendingListError(ctx.getNode(), {
-			reader,
-			pages: page,
-			backwards: { page, next: next.backwards },
-			itemIndex: call.itemIndex,
-		});
-	}
-	const result: CardPage = { cards, nextPage: next };
+	const fault = { reader, itemIndex: call.itemIndex };
+	const { records, nextPage } = pageOf(
+		ctx,
+		fault,
+		page,
+		answer.document_cards as IDataObject[],
+		answer.meta?.next_page,
+	);
+	const result: CardPage = { cards: records, nextPage };
 	const serverTime = parseHttpDate(headerValue(headers, 'date'));
 	if (serverTime !== undefined) result.serverTime = serverTime;
 	return result;
-}
-
-/**
- * Fails when `pagesRead` pages have been read and the list names yet another: every loop over
- * pages stops at the one shared bound.
- */
-export function checkPageBound(
-	ctx: TransportContext,
-	pagesRead: number,
-	options: ListOptions = {},
-): void {
-	if (pagesRead < MAX_LIST_PAGES) return;
-	throw unendingListError(ctx.getNode(), {
-		reader: options.reader ?? 'getAll',
-		pages: pagesRead,
-		itemIndex: options.itemIndex,
-	});
 }
 
 export interface ScanOptions extends ListOptions {
@@ -120,10 +257,8 @@ export interface ScanResult {
 }
 
 /**
- * One pass over the document list from page 1: every card is handed to `visit` with the host
- * time its page was fetched. It ends when `visit` answers true (it has seen all it wanted),
- * at the list's last page, after `maxPages`, or when `stop` aborts. A list longer than the
- * shared bound fails (`checkPageBound`).
+ * One pass over the document list from page 1, each card handed to `visit` with the time its
+ * page was fetched, until `visit` answers true, the list ends, `maxPages` or `stop`.
  */
 export async function scanDocumentCards(
 	ctx: TransportContext,
@@ -133,18 +268,25 @@ export async function scanDocumentCards(
 ): Promise<ScanResult> {
 	const { maxPages = Infinity, stop, ...call } = options;
 	const result: ScanResult = { pages: 0, complete: false };
-	for (let page: number | null = 1; page !== null; ) {
-		if (result.pages >= maxPages || stop?.aborted) return result;
-		checkPageBound(ctx, result.pages, call);
-		const fetchedAt = Date.now();
-		const answer = await listDocumentCards(ctx, filters, page, call);
-		result.pages++;
-		result.serverTime ??= answer.serverTime;
-		let done = false;
-		for (const card of answer.cards) if (visit(card, fetchedAt)) done = true;
-		page = done ? null : answer.nextPage;
-	}
-	result.complete = true;
+	let fetchedAt = 0;
+	const read = await readPages(ctx, {
+		reader: call.reader ?? 'getAll',
+		itemIndex: call.itemIndex,
+		halt: (pagesRead) => pagesRead >= maxPages || stop?.aborted === true,
+		fetchPage: async (page) => {
+			fetchedAt = Date.now();
+			const answer = await listDocumentCards(ctx, filters, page, call);
+			result.serverTime ??= answer.serverTime;
+			return { records: answer.cards, nextPage: answer.nextPage };
+		},
+		take: (answer) => {
+			let done = false;
+			for (const card of answer.records) if (visit(card, fetchedAt)) done = true;
+			return done;
+		},
+	});
+	result.pages = read.pages;
+	result.complete = read.complete;
 	return result;
 }
 
@@ -168,11 +310,7 @@ export const createDocument = documents.create;
 export const updateDocument = documents.update;
 export const deleteDocument = documents.remove;
 
-/**
- * Creates a document and lets the service hold the answer until it is generated
- * (`POST /documents/sync`). The answer is a card (`document_card`; `document` is accepted too)
- * that may still be generating when the service stops holding.
- */
+/** Creates a document and lets the service hold the answer until it is generated (`documents/sync`). */
 export async function createDocumentSync(
 	ctx: TransportContext,
 	fields: IDataObject,

@@ -1,23 +1,32 @@
 /**
- * Downloads from the file host (presigned links): no credential sent, transient failures
- * retried, and the errors of a download that failed or broke off.
+ * The file host's side: a finished document's file fetched from its presigned link (never with
+ * the Authorization header, transient failures retried) into n8n's binary data, by the same
+ * rules for every node: a link older than a minute is renewed first, an expired link (403) is
+ * renewed once, a file past Max File Size is refused.
  */
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { fileNameFor, mimeTypeFor } from '../helpers/document';
+import { asNodeError } from '../helpers/items';
+import { LINK_EXPIRY_FIELD } from '../helpers/linkExpiry';
 import type { TransportContext } from '../types';
-import { apiError } from './apiErrors';
-import type { ApiRequest, RawResponse } from './calls';
-import { exchange } from './exchange';
+import { getDocumentCard } from './documents';
+import { apiError } from './errors';
+import { discardBody, exchange, headerValue, type RawResponse } from './exchange';
 import { describeBrokenDownload, describeDownloadError } from './messages';
-import { networkFailure } from './network';
-import { credentials } from './request';
-import { networkKind } from './retry';
-import { discardBody } from './wire';
+import { credentials, type ApiRequest } from './request';
+import { networkFailure, networkKind } from './retry';
 
 /**
- * Fetches a file from a presigned download URL: no Authorization header (a second
- * credential makes such URLs fail), transient failures retried. Answers with any status
- * (the caller reacts to 403, an expired link, by fetching a fresh one); the body of a 2xx
- * answer is a stream, to be read once into n8n's binary store (so a large file is never held
- * in memory whole), any other body is read into a Buffer.
+ * Fetches a presigned download URL without the Authorization header, transient failures retried.
+ * Answers with any status; a 2xx body is a stream, any other is read into a Buffer.
  */
 export async function fetchFile(
 	ctx: TransportContext,
@@ -46,7 +55,7 @@ export async function fetchFile(
 }
 
 /** Bytes of an error answer's body worth reading (an object store's XML error is small). */
-// Stryker disable next-line ArithmeticOperator: a module constant, set when the module loads, before the tool switches a mutant on: made `64 / 1024` it fails files.test.ts when planted by hand
+// Stryker disable next-line ArithmeticOperator: a constant set at load, before any mutant is on
 const MAX_ERROR_BYTES = 64 * 1024;
 
 /**
@@ -58,7 +67,7 @@ async function readAll(body: unknown): Promise<Buffer> {
 	if (typeof body === 'string') return Buffer.from(body);
 	if (body instanceof ArrayBuffer) return Buffer.from(body);
 	const chunks: Buffer[] = [];
-	// Stryker disable next-line ConditionalExpression: `true` is equivalent: a body that is not a stream fails the loop below at once, which gives the same empty Buffer
+	// Stryker disable next-line ConditionalExpression: `true` is equivalent: a non-stream reads empty
 	if (body && typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
 		let size = 0;
 		try {
@@ -66,7 +75,7 @@ async function readAll(body: unknown): Promise<Buffer> {
 				const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
 				chunks.push(bytes);
 				size += bytes.length;
-				// Stryker disable next-line EqualityOperator: `>` is equivalent: one chunk more is read before the stop, and the body kept is cut at 64 KB either way
+				// Stryker disable next-line EqualityOperator: `>` is equivalent: the body is cut at 64 KB anyway
 				if (size >= MAX_ERROR_BYTES) break;
 			}
 		} catch {
@@ -77,11 +86,7 @@ async function readAll(body: unknown): Promise<Buffer> {
 	return Buffer.concat(chunks).subarray(0, MAX_ERROR_BYTES);
 }
 
-/**
- * Whether an error while a file was read is the file breaking off on its way (its connection
- * broke or stopped), not the reader failing (n8n's binary store: ENOSPC, EACCES, EROFS and any
- * other code are the store's).
- */
+/** Whether an error while a file was read is the file breaking off, not n8n's store failing. */
 export function brokeOff(error: unknown): boolean {
 	const kind = networkKind(networkFailure(error).code);
 	return kind === 'broken' || kind === 'timeout';
@@ -109,4 +114,194 @@ export function downloadError(
 		itemIndex,
 		httpCode: String(status),
 	});
+}
+
+/** A download link older than this is fetched again before use (links live 15 to 60 min). */
+export const FRESH_LINK_MS = 60_000;
+
+/** The contexts that can put binary data into their output. */
+type DownloadContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
+
+export interface DownloadOptions {
+	/** Host time (ms) the card was fetched; an older link than FRESH_LINK_MS is renewed first. */
+	fetchedAt?: number;
+	/** Max File Size in bytes: a larger file fails the item before it fills the disk. */
+	maxFileBytes?: number;
+}
+
+/** A document's file, and the card whose link it came through (renewed when it was stale). */
+export interface DownloadedFile {
+	binary: IBinaryData;
+	card: IDataObject;
+}
+
+/**
+ * `card` with the download link (`download_url` and when it ends) of the card the file came
+ * through: a renewed link, not the stale one the download started from, goes on.
+ */
+export function withLinkOf(card: IDataObject, file: DownloadedFile): IDataObject {
+	const link: IDataObject = { download_url: file.card.download_url };
+	if (LINK_EXPIRY_FIELD in file.card) link[LINK_EXPIRY_FIELD] = file.card[LINK_EXPIRY_FIELD];
+	return { ...card, ...link };
+}
+
+const MB = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+	return `${Math.round((bytes / MB) * 10) / 10} MB`;
+}
+
+function tooLargeError(
+	ctx: DownloadContext,
+	id: string,
+	maxBytes: number,
+	size: { announced?: number; itemIndex: number },
+): NodeOperationError {
+	const what =
+		size.announced !== undefined
+			? `The file host announced ${megabytes(size.announced)}, so nothing of it was stored.`
+			: 'It was stopped as soon as it passed the limit, and what arrived was dropped.';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The file of document ${id} is larger than the Max File Size (${megabytes(maxBytes)})`,
+		{
+			description: `${what} If files this large are expected, raise Max File Size on this node (0 means no limit); otherwise check the document's template and data.`,
+			itemIndex: size.itemIndex,
+		},
+	);
+}
+
+/**
+ * Makes a download stream fail once more than `maxBytes` passed through it, without changing how
+ * it flows (`prependListener` does not start it). Returns whether the limit was passed.
+ */
+function limitStream(body: unknown, maxBytes: number): () => boolean {
+	let exceeded = false;
+	const stream = body as {
+		prependListener?: (event: string, listener: (chunk: unknown) => void) => unknown;
+		destroy?: (error?: Error) => void;
+	};
+	if (typeof stream?.prependListener !== 'function') return () => exceeded;
+	let count = 0;
+	stream.prependListener('data', (chunk: unknown) => {
+		count += Buffer.isBuffer(chunk) || typeof chunk === 'string' ? chunk.length : 0;
+		if (count > maxBytes && !exceeded) {
+			exceeded = true;
+			stream.destroy?.(new Error('The file is larger than the Max File Size'));
+		}
+	});
+	return () => exceeded;
+}
+
+function noFileError(
+	ctx: DownloadContext,
+	card: IDataObject,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Document ${String(card.id)} has no file to download: its status is "${String(card.status)}"`,
+		{
+			description:
+				card.status === 'failure'
+					? `Generation failed${card.failure_cause ? ` (${String(card.failure_cause)})` : ''}. Fix it and generate again with Update and status "Pending".`
+					: 'Only documents with status "success" have a file. Wait for the generation to finish (Create/Update with "Wait for Completion"), or trigger on finished documents.',
+			itemIndex,
+		},
+	);
+}
+
+interface FileAnswer {
+	response: RawResponse;
+	card: IDataObject;
+	itemIndex: number;
+	maxBytes?: number;
+}
+
+/**
+ * A file host's answer into n8n's binary store, named and typed after the card; refused (throws)
+ * past `maxBytes`. A failure of the store is given back to the caller to judge.
+ */
+async function storeWithinLimit(
+	ctx: DownloadContext,
+	answer: FileAnswer,
+): Promise<{ binary: IBinaryData } | { failure: unknown }> {
+	const { response, card, itemIndex, maxBytes } = answer;
+	const contentType = headerValue(response.headers, 'content-type');
+	const filename = fileNameFor(card, contentType);
+	const tooLarge = (announced?: number) =>
+		tooLargeError(ctx, String(card.id), maxBytes!, { announced, itemIndex });
+	const announced = Number(headerValue(response.headers, 'content-length'));
+	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
+		discardBody(response.body);
+		throw tooLarge(announced);
+	}
+	const exceeded = maxBytes === undefined ? () => false : limitStream(response.body, maxBytes);
+	let binary: IBinaryData;
+	try {
+		binary = await ctx.helpers.prepareBinaryData(
+			response.body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
+			filename,
+			mimeTypeFor(filename, card.output_type, contentType),
+		);
+	} catch (error) {
+		if (exceeded()) throw tooLarge();
+		return { failure: error };
+	}
+	if (exceeded()) throw tooLarge();
+	return { binary };
+}
+
+/**
+ * The file of a finished document as n8n binary data, and the card it came through. A stale
+ * link is renewed first; on 403 (expired link) the card is fetched again and tried once more.
+ */
+export async function downloadToBinary(
+	ctx: DownloadContext,
+	card: IDataObject,
+	itemIndex: number,
+	options: DownloadOptions = {},
+): Promise<DownloadedFile> {
+	const id = String(card.id);
+	const what = `download the file of document ${id}`;
+	if (card.status !== 'success') throw noFileError(ctx, card, itemIndex);
+
+	let current = card;
+	const stale = options.fetchedAt !== undefined && Date.now() - options.fetchedAt > FRESH_LINK_MS;
+	if (stale || typeof current.download_url !== 'string' || current.download_url === '') {
+		current = await getDocumentCard(ctx, id, { itemIndex });
+	}
+	for (let attempt = 0; ; attempt++) {
+		if (current.status !== 'success') throw noFileError(ctx, current, itemIndex);
+		const url = typeof current.download_url === 'string' ? current.download_url : '';
+		if (!url) {
+			throw new NodeOperationError(ctx.getNode(), `Document ${id} has no download link`, {
+				description:
+					'The service answered without a download_url for a successful document; run again later.',
+				itemIndex,
+			});
+		}
+		const response = await fetchFile(ctx, url, { what, itemIndex });
+		if (response.statusCode < 300) {
+			// Streamed into n8n's binary store as it arrives (to disk in filesystem mode).
+			const stored = await storeWithinLimit(ctx, {
+				response,
+				card: current,
+				itemIndex,
+				maxBytes: options.maxFileBytes,
+			});
+			if ('binary' in stored) return { binary: stored.binary, card: current };
+			discardBody(response.body);
+			// n8n's own binary store failing (a full disk, a folder it may not write) is not the
+			// file host's doing: said as it is.
+			const { failure } = stored;
+			if (!brokeOff(failure)) throw asNodeError(ctx, failure, itemIndex);
+			// The file broke off on its way: once more, with a fresh link.
+			if (attempt >= 1) throw brokenDownload(ctx, failure, what, itemIndex);
+		} else if (response.statusCode !== 403 || attempt >= 1) {
+			// 403: the presigned link expired (or its clock disagrees): a fresh one, once.
+			throw downloadError(ctx, response.statusCode, what, itemIndex);
+		}
+		current = await getDocumentCard(ctx, id, { itemIndex });
+	}
 }

@@ -1,17 +1,16 @@
 /**
- * The transport's face: the only code that speaks HTTP, and what nodes and helpers may use
- * of it. The modules below import each other directly, never this file; what is not named
- * here (one exchange and its attempts, the gate, the retry policy, the wire) stays inside.
- * `../download.ts`, the file side of the floor, also reads the file host's answers with the
- * small pieces of `files.ts` and `wire.ts`.
+ * The transport's face: what nodes and helpers may use of the only code that speaks HTTP. The
+ * modules import each other directly, never this file; what is not named here stays inside.
  */
 
-// The credential and the shape of a call.
-export { CREDENTIAL_TYPE } from './calls';
-export { isNotFound, isOutcomeUnknown } from './apiErrors';
+// The credential, and what an error tells.
+export { CREDENTIAL_TYPE } from './exchange';
+export { isNotFound, isOutcomeUnknown } from './errors';
 
-// Documents, the account.
+// Documents, the account, the paging of lists.
 export {
+	DEFAULT_PAGE_SIZE,
+	MAX_LIST_PAGES,
 	checkPageBound,
 	createDocument,
 	createDocumentSync,
@@ -23,29 +22,34 @@ export {
 	scanDocumentCards,
 	updateDocument,
 } from './documents';
-export { DEFAULT_PAGE_SIZE, MAX_LIST_PAGES } from './paging';
 
-// Templates, workspaces, the library (snippets, folders, engines), webhooks.
+// Templates, workspaces, webhooks, the library (snippets, folders, engines).
 export {
+	createRestHook,
+	createSnippet,
 	createTemplate,
+	createTemplateFolder,
+	deleteRestHook,
+	deleteSnippet,
 	deleteTemplate,
+	deleteTemplateFolder,
+	getSnippet,
 	getTemplate,
 	getTemplateDraftPreview,
+	getTemplateFolder,
+	listPdfEngines,
+	listSnippets,
 	listTemplateCards,
 	type TemplateListing,
-	listWorkspaceCards,
-	updateTemplate,
-} from './templates';
-export { createSnippet, deleteSnippet, getSnippet, listSnippets, updateSnippet } from './snippets';
-export {
-	createTemplateFolder,
-	deleteTemplateFolder,
-	getTemplateFolder,
 	listTemplateFolders,
+	listWorkspaceCards,
+	updateSnippet,
+	updateTemplate,
 	updateTemplateFolder,
-} from './folders';
-export { listPdfEngines } from './engines';
-export { createRestHook, deleteRestHook } from './hooks';
+} from './library';
+
+// A finished document's file as binary data.
+export { FRESH_LINK_MS, downloadToBinary, withLinkOf, type DownloadedFile } from './files';
 
 // The request limit of an execution.
 export {
@@ -54,5 +58,5 @@ export {
 	limitReport,
 	limitRequestsTo,
 	type LimitSettings,
-} from './gate';
-export type { PaceStats } from './pace';
+	type PaceStats,
+} from './limit';

@@ -1,19 +1,12 @@
 /**
- * Turning the service's answers into messages a user can act on. Pure.
- *
- * Three error body shapes occur: a JSON:API list `{"errors": [{status, title, detail}]}`
- * (401, 404), a field hash `{"errors": {"field": ["message"]}}` (422) and `{"error": "..."}`
- * (malformed JSON). Anything else (an HTML page from a proxy, an empty body) is described by
- * its status alone.
- *
- * Messages never carry error codes such as ECONNRESET: n8n replaces a NodeApiError message
- * that contains one with its own generic text. Codes go into the description.
+ * What to say about a failure, in words a user can act on. Pure. Messages never carry codes such
+ * as ECONNRESET (n8n swaps such a message for its own): codes go into the description.
  */
-import { isIdempotent, networkKind } from './retry';
-import { serviceDetails } from './serviceWords';
+import type { IDataObject } from 'n8n-workflow';
+import type { z } from 'zod';
 
-export { redact, secretForms, type Secrets } from './redact';
-export { safeDetail, serviceDetails } from './serviceWords';
+import { parseJsonLoose } from '../helpers/json';
+import { isIdempotent, networkKind } from './retry';
 
 export interface ApiErrorText {
 	message: string;
@@ -40,16 +33,16 @@ function seconds(ms: number): string {
 }
 
 /** "Tried 6 times over 12 s." when there were retries; '' otherwise. */
-function tried(ctx: Attempts): string {
-	if (!ctx.attempts || ctx.attempts < 2) return '';
-	return `Tried ${ctx.attempts} times over ${seconds(ctx.elapsedMs ?? 0)}. `;
+function retriesMade(spent: Attempts): string {
+	if (!spent.attempts || spent.attempts < 2) return '';
+	return `Tried ${spent.attempts} times over ${seconds(spent.elapsedMs ?? 0)}. `;
 }
 
 const NOT_REPEATED_CREATE =
 	'A create is not repeated after the request reached the service, because the service may already have stored the document: look for it (Get Many, or the dashboard) before running again, to avoid a duplicate.';
 
 /** What the service said in an error answer: its words joined, if any. */
-interface Said {
+interface ServiceWords {
 	/** The service's words, joined; undefined when it said nothing readable. */
 	words?: string;
 	/** " The service said: …" to end a description with, or ''. */
@@ -57,7 +50,11 @@ interface Said {
 }
 
 /** 401, 403, 404, 422, 400: the request or the credential is to fix. */
-function describeRefusal(status: number, what: string, said: Said): ApiErrorText | undefined {
+function describeRefusal(
+	status: number,
+	what: string,
+	said: ServiceWords,
+): ApiErrorText | undefined {
 	const { words, tail } = said;
 	switch (status) {
 		case 401:
@@ -92,17 +89,22 @@ function describeRefusal(status: number, what: string, said: Said): ApiErrorText
 }
 
 /** 408 and 429: the service is busy; how often it was tried and what it asked for. */
-function describeBusy(status: number, what: string, said: Said, ctx: Attempts): ApiErrorText {
+function describeBusy(
+	status: number,
+	what: string,
+	said: ServiceWords,
+	spent: Attempts,
+): ApiErrorText {
 	const waited =
-		ctx.retryAfterTooLong && ctx.retryAfterMs !== undefined
-			? `The service asked to wait ${seconds(ctx.retryAfterMs)} before trying again, longer than this node waits. `
+		spent.retryAfterTooLong && spent.retryAfterMs !== undefined
+			? `The service asked to wait ${seconds(spent.retryAfterMs)} before trying again, longer than this node waits. `
 			: '';
 	return {
 		message:
 			status === 429
 				? `The service is rate limiting requests (429) while trying to ${what}`
 				: `The service timed out (408) while trying to ${what}`,
-		description: `${tried(ctx)}${waited}Lower the number of items per run or run again later.${said.tail}`,
+		description: `${retriesMade(spent)}${waited}Lower the number of items per run or run again later.${said.tail}`,
 	};
 }
 
@@ -110,15 +112,15 @@ function describeBusy(status: number, what: string, said: Said, ctx: Attempts): 
 function describeServerFailure(
 	status: number,
 	what: string,
-	said: Said,
-	ctx: Attempts,
+	said: ServiceWords,
+	spent: Attempts,
 ): ApiErrorText {
-	const create = ctx.method !== undefined && !isIdempotent(ctx.method);
+	const create = spent.method !== undefined && !isIdempotent(spent.method);
 	return {
 		message: `The service failed with ${status} while trying to ${what}`,
 		description: create
 			? `${NOT_REPEATED_CREATE}${said.tail}`
-			: `${tried(ctx)}This is on the service's side; run again later.${said.tail}`,
+			: `${retriesMade(spent)}This is on the service's side; run again later.${said.tail}`,
 	};
 }
 
@@ -127,53 +129,49 @@ export function describeHttpError(
 	status: number,
 	body: unknown,
 	what: string,
-	ctx: Attempts = {},
+	spent: Attempts = {},
 ): ApiErrorText {
 	const details = serviceDetails(body);
 	const words = details.length ? details.join('; ') : undefined;
-	const said: Said = { words, tail: words ? ` The service said: ${words}` : '' };
+	const said: ServiceWords = { words, tail: words ? ` The service said: ${words}` : '' };
 	const refusal = describeRefusal(status, what, said);
 	if (refusal) return refusal;
-	if (status === 408 || status === 429) return describeBusy(status, what, said, ctx);
-	if (status >= 500) return describeServerFailure(status, what, said, ctx);
+	if (status === 408 || status === 429) return describeBusy(status, what, said, spent);
+	if (status >= 500) return describeServerFailure(status, what, said, spent);
 	return {
 		message: `Unexpected answer ${status} while trying to ${what}${words ? `: ${words}` : ''}`,
 		description: 'Check the Base URL of the credential and the inputs of this node.',
 	};
 }
 
-/**
- * Message and fix for a request that got no answer. `code` is the network error code;
- * `detail` the original error's text (already made safe by the caller), shown for codes
- * without a message of their own.
- */
+/** Message and fix for a request without an answer; `detail` (made safe) shown for other codes. */
 export function describeNetworkError(
 	code: string,
 	what: string,
 	timeoutMs: number,
-	ctx: Attempts = {},
+	spent: Attempts = {},
 	detail?: string,
 ): ApiErrorText {
-	const create = ctx.method !== undefined && !isIdempotent(ctx.method);
+	const create = spent.method !== undefined && !isIdempotent(spent.method);
 	switch (networkKind(code)) {
 		case 'timeout':
 			return {
 				message: `The service did not answer within ${seconds(timeoutMs)} while trying to ${what}`,
 				description: create
 					? `The request timed out (${code}) and was not repeated: a create that timed out may still have been stored, so look for it (Get Many, or the dashboard) before running again. If the service is just slow, raise Request Timeout in the Document Generation credential.`
-					: `${tried(ctx)}The request timed out (${code}). If the service is just slow, raise Request Timeout in the Document Generation credential; otherwise check its Base URL and your network.`,
+					: `${retriesMade(spent)}The request timed out (${code}). If the service is just slow, raise Request Timeout in the Document Generation credential; otherwise check its Base URL and your network.`,
 			};
 		case 'never-sent':
 			return {
 				message: `Could not connect to the service while trying to ${what}`,
-				description: `${tried(ctx)}The connection failed (${code}${detail ? `: ${detail}` : ''}). Check the Base URL of the credential (e.g. https://api.pdfmonkey.io) and your network.`,
+				description: `${retriesMade(spent)}The connection failed (${code}${detail ? `: ${detail}` : ''}). Check the Base URL of the credential (e.g. https://api.pdfmonkey.io) and your network.`,
 			};
 		case 'broken':
 			return {
 				message: `The connection to the service broke while trying to ${what}`,
 				description: create
 					? `The connection dropped (${code}) after the request was sent. ${NOT_REPEATED_CREATE}`
-					: `${tried(ctx)}The network or the service dropped the connection (${code}); run again later.`,
+					: `${retriesMade(spent)}The network or the service dropped the connection (${code}); run again later.`,
 			};
 		default:
 			if (code === 'EUNKNOWN') {
@@ -191,10 +189,7 @@ export function describeNetworkError(
 	}
 }
 
-/**
- * Message and fix for a request not sent because the service asked for a wait (429) longer
- * than `maxWaitMs`; `option` names where the user changes that.
- */
+/** Message and fix for a request not sent: the service asked for a wait longer than `maxWaitMs`. */
 export function describeLimitWait(
 	askedMs: number,
 	what: string,
@@ -238,4 +233,90 @@ export function describeBrokenDownload(code: string, what: string): ApiErrorText
 		message: `The file broke off while trying to ${what}`,
 		description: `It ${why}, and again with a fresh link. The document is kept: run again later, or raise Request Timeout in the Document Generation credential if the file host is just slow.`,
 	};
+}
+
+const MAX_DETAIL = 500;
+
+function text(value: unknown): string | undefined {
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export function clip(value: string, max = MAX_DETAIL): string {
+	return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
+/** The field a JSON:API `source` points at (`/data/attributes/identifier` → `identifier`). */
+function pointedField(source: unknown): string | undefined {
+	if (!source || typeof source !== 'object') return undefined;
+	const pointer = text((source as IDataObject).pointer) ?? text((source as IDataObject).parameter);
+	const last = pointer?.split('/').pop();
+	return last && !['data', 'attributes', 'base', 'status'].includes(last) ? last : undefined;
+}
+
+/** "identifier can't be blank": the field in words before its message, unless already named. */
+function withField(field: string | undefined, message: string): string {
+	if (!field) return message;
+	const words = field.replace(/_/g, ' ');
+	return message.toLowerCase().startsWith(words.toLowerCase()) ? message : `${words} ${message}`;
+}
+
+/**
+ * The service's own words from an error body, in any of its shapes: a JSON:API list
+ * `{"errors": [{detail, source}]}`, a field hash `{"errors": {"field": ["message"]}}` (one level
+ * nested too), or `{"error": "..."}`.
+ */
+export function serviceDetails(body: unknown): string[] {
+	const value = parseJsonLoose(Buffer.isBuffer(body) ? body.toString('utf8') : body);
+	if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
+	const obj = value as IDataObject;
+	const out: string[] = [];
+	if (Array.isArray(obj.errors)) {
+		for (const entry of obj.errors) {
+			if (entry && typeof entry === 'object') {
+				const e = entry as IDataObject;
+				const detail = text(e.detail) ?? text(e.title) ?? text(e.message);
+				if (detail) out.push(clip(withField(pointedField(e.source), detail)));
+			} else if (text(entry)) out.push(clip(String(entry)));
+		}
+	} else if (obj.errors && typeof obj.errors === 'object') {
+		for (const [field, messages] of Object.entries(obj.errors as IDataObject)) {
+			// One level of nesting is read too: {"document": {"payload": ["is invalid"]}}.
+			const nested = messages && typeof messages === 'object' && !Array.isArray(messages);
+			const pairs: Array<[string, unknown]> = nested
+				? Object.entries(messages as IDataObject)
+				: [[field, messages]];
+			for (const [name, list] of pairs) {
+				for (const message of Array.isArray(list) ? list : [list]) {
+					const m = text(message);
+					if (m) out.push(clip(name === 'base' || name === 'status' ? m : withField(name, m)));
+				}
+			}
+		}
+	} else {
+		const single = text(obj.errors);
+		if (single) out.push(clip(single));
+	}
+	const single = text(obj.error) ?? text(obj.message);
+	if (single) out.push(clip(single));
+	return out;
+}
+
+/** First problem of a failed check, as "path: message". */
+export function firstIssue(error: z.ZodError): string {
+	const issue = error.issues[0];
+	if (!issue) return 'unexpected shape';
+	const path = issue.path.length ? issue.path.join('.') : '(top level)';
+	return `${path}: ${issue.message}`;
+}
+
+/** Why an answer failed its check, in words: text where JSON was expected, or the first issue. */
+export function describeShape(body: unknown, error: z.ZodError): string {
+	if (body === undefined || body === null || body === '') return 'an empty answer';
+	if (typeof body === 'string') {
+		return body.trimStart().startsWith('<')
+			? 'an HTML page instead of JSON'
+			: 'text instead of JSON';
+	}
+	if (Array.isArray(body)) return 'a list where an object was expected';
+	return firstIssue(error);
 }

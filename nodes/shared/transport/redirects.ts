@@ -1,10 +1,6 @@
 /**
- * Redirects of authenticated calls. n8n's HTTP helpers follow a redirect WITH the
- * Authorization header, to any host; so every API call is sent with redirects off, and this
- * file decides: a redirect within the API's origin is followed (a few hops, each one checked
- * again), a redirect to any other origin is refused before anything is sent there. The key
- * goes to the API's origin and nowhere else. (File downloads carry no key and follow
- * redirects as n8n's helpers do.)
+ * Redirects of authenticated calls, sent with redirects off (n8n's helpers would follow them with
+ * the key, to any host): one within the API's origin is followed, any other refused.
  */
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 

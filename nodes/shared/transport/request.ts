@@ -1,23 +1,38 @@
 /**
- * Calls of the service's API, on top of `exchange`: base URL, timeout
- * and key from the credential, authentication through n8n's `httpRequestWithAuthentication`
- * (the credential type's own Bearer definition), JSON bodies serialized here, answers checked
- * against a schema, and errors that say what to do.
+ * Calls of the service's API on top of `exchange`: the credential's base URL, timeout and key,
+ * JSON bodies, answers checked against a schema; and a REST resource's record calls (`{document: …}`).
  */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import type { TransportContext } from '../types';
-import { describeHttpError } from './messages';
 import { parseJsonLoose } from '../helpers/json';
-import { apiError } from './apiErrors';
-import type { ApiRequest, Query, RawResponse } from './calls';
-import { CREDENTIAL_TYPE, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_S } from './calls';
-import type { Exchanged } from './exchange';
-import { exchange } from './exchange';
-import { redact } from './redact';
-import { isIdempotent } from './retry';
-import { describeShape } from './schemas';
+import type { CallOptions, TransportContext } from '../types';
+import { apiError, redact } from './errors';
+import {
+	CREDENTIAL_TYPE,
+	DEFAULT_TIMEOUT_MS,
+	exchange,
+	type Exchanged,
+	type RawResponse,
+} from './exchange';
+import { describeHttpError, describeShape } from './messages';
+import { isIdempotent, type RetryPolicy } from './retry';
+
+/** Upper bound of the Request Timeout (seconds). */
+const MAX_TIMEOUT_S = 600;
+
+export type Query = Array<[string, string | number | undefined]>;
+
+export interface ApiRequest extends CallOptions {
+	method: IHttpRequestMethods;
+	/** Path under the host root, e.g. `/api/v1/documents`. */
+	path: string;
+	query?: Query;
+	body?: IDataObject;
+	/** Words for error messages: "… while trying to <what>". */
+	what?: string;
+	retry?: Partial<RetryPolicy>;
+}
 
 /** Builds `?a=1&b=2` with proper encoding; undefined values are left out. */
 export function buildQuery(query: Query | undefined): string {
@@ -94,30 +109,26 @@ function apiHttpOptions(request: ApiRequest, creds: Credentials): IHttpRequestOp
 	return options;
 }
 
-/** What a call was, for its errors: the request, its words, and what they may not show. */
-interface Called {
+/** A call of the API, for its errors: the request, its words, and what they may not show. */
+interface ApiCall {
 	request: ApiRequest;
 	what: string;
 	secrets: string[];
 }
 
 /** The error of an error answer (4xx, 5xx). */
-function answerError(ctx: TransportContext, called: Called, exchanged: Exchanged) {
+function answerError(ctx: TransportContext, call: ApiCall, exchanged: Exchanged) {
 	const { response, attempts, outcomeUnknown } = exchanged;
-	const text = describeHttpError(response.statusCode, response.body, called.what, attempts);
-	return apiError(ctx, text, called.secrets, {
-		itemIndex: called.request.itemIndex,
+	const text = describeHttpError(response.statusCode, response.body, call.what, attempts);
+	return apiError(ctx, text, call.secrets, {
+		itemIndex: call.request.itemIndex,
 		httpCode: String(response.statusCode),
 		body: response.body,
 		outcomeUnknown,
 	});
 }
 
-/**
- * An answer's body with the credential's secrets taken out, in any of the forms `redact`
- * knows: a service (or anything posing as one) that echoes the key into a document's meta, a
- * failure cause or a name cannot put it into an output item or an error built from it.
- */
+/** An answer's body with the credential's secrets taken out, so none reaches an output item. */
 function scrubbed(body: unknown, secrets: string[]): unknown {
 	if (typeof body === 'string') return redact(body, secrets);
 	if (body === null || typeof body !== 'object') return body;
@@ -129,7 +140,7 @@ function scrubbed(body: unknown, secrets: string[]): unknown {
 /** An answer's body checked against the schema; an unexpected shape throws. */
 function checkedBody<T>(
 	ctx: TransportContext,
-	called: Called,
+	call: ApiCall,
 	response: RawResponse,
 	schema: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): T {
@@ -137,16 +148,16 @@ function checkedBody<T>(
 	const body = parseJsonLoose(response.body);
 	const parsed = schema.safeParse(body);
 	if (parsed.success) return parsed.data;
-	const write = !isIdempotent(called.request.method);
+	const write = !isIdempotent(call.request.method);
 	throw apiError(
 		ctx,
 		{
-			message: `The service answered with an unexpected shape while trying to ${called.what} (${describeShape(body, parsed.error)})`,
+			message: `The service answered with an unexpected shape while trying to ${call.what} (${describeShape(body, parsed.error)})`,
 			description: `${write ? 'The request may have been carried out anyway (a document or template may have been created): look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
 		},
-		called.secrets,
+		call.secrets,
 		{
-			itemIndex: called.request.itemIndex,
+			itemIndex: call.request.itemIndex,
 			httpCode: String(response.statusCode),
 			outcomeUnknown: write,
 		},
@@ -160,7 +171,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<{ body: T; headers: IDataObject }> {
 	const creds = await credentials(ctx);
-	const called: Called = {
+	const call: ApiCall = {
 		request,
 		what: request.what ?? `${request.method} ${request.path}`,
 		secrets: creds.secrets,
@@ -168,7 +179,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 	const exchanged = await exchange(ctx, {
 		http: apiHttpOptions(request, creds),
 		to: 'api',
-		what: called.what,
+		what: call.what,
 		secret: creds.secrets,
 		itemIndex: request.itemIndex,
 		retry: request.retry,
@@ -179,8 +190,74 @@ export async function apiRequestWithHeaders<T = unknown>(
 		// what was asked for.
 		return { body: undefined as T, headers: response.headers };
 	}
-	if (response.statusCode >= 400) throw answerError(ctx, called, exchanged);
+	if (response.statusCode >= 400) throw answerError(ctx, call, exchanged);
 	const clean = { ...response, body: scrubbed(response.body, creds.secrets) };
 	if (!schema) return { body: clean.body as T, headers: response.headers };
-	return { body: checkedBody(ctx, called, clean, schema), headers: response.headers };
+	return { body: checkedBody(ctx, call, clean, schema), headers: response.headers };
+}
+
+/** A schema of an answer holding the record under `K`. */
+export type Envelope<K extends string> = z.ZodType<Record<K, unknown>, z.ZodTypeDef, unknown>;
+
+/**
+ * One call whose answer holds a record under `key`: `fields`, when given, are sent wrapped
+ * in the same key; the answer is checked against `schema` and its record returned.
+ */
+export async function recordRequest<K extends string>(
+	ctx: TransportContext,
+	key: K,
+	request: ApiRequest & { fields?: IDataObject },
+	schema: Envelope<K>,
+): Promise<IDataObject> {
+	const { fields, ...call } = request;
+	if (fields !== undefined) call.body = { [key]: fields };
+	const answer = await apiRequest(ctx, call, schema);
+	return answer[key] as IDataObject;
+}
+
+/** Get, create, update and delete of the resource at `path`, its record under `key`, named `noun`. */
+export function restResource<K extends string>(
+	key: K,
+	path: string,
+	noun: string,
+	schema: Envelope<K>,
+) {
+	return {
+		async get(ctx: TransportContext, id: string, options: CallOptions = {}) {
+			const what = `get ${noun} ${id}`;
+			return await recordRequest(
+				ctx,
+				key,
+				{ method: 'GET', path: `${path}/${id}`, what, ...options },
+				schema,
+			);
+		},
+		async create(ctx: TransportContext, fields: IDataObject, options: CallOptions = {}) {
+			const what = `create a ${noun}`;
+			return await recordRequest(
+				ctx,
+				key,
+				{ method: 'POST', path, fields, what, ...options },
+				schema,
+			);
+		},
+		async update(
+			ctx: TransportContext,
+			id: string,
+			fields: IDataObject,
+			options: CallOptions = {},
+		) {
+			const what = `update ${noun} ${id}`;
+			return await recordRequest(
+				ctx,
+				key,
+				{ method: 'PUT', path: `${path}/${id}`, fields, what, ...options },
+				schema,
+			);
+		},
+		async remove(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<void> {
+			const what = `delete ${noun} ${id}`;
+			await apiRequest(ctx, { method: 'DELETE', path: `${path}/${id}`, what, ...options });
+		},
+	};
 }

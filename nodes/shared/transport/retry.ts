@@ -1,15 +1,11 @@
 /**
- * When to try a request again, and how long to wait. Pure, so unit tests drive it with a
- * fixed clock and random source.
+ * What failed and whether to try again: a failed request's network code and its kind, which
+ * outcomes may be repeated without acting twice, and how long to wait. Pure.
  *
  * Reads and idempotent writes (GET, PUT, DELETE) are retried on 408, 429, 5xx and dropped
- * connections. Create (POST) is not idempotent: it is retried only when the service cannot
- * have acted on it, i.e. a 429 (refused before processing) or a connection that was never
- * established; never after a 5xx, a dropped connection or a timeout once the request was sent.
- *
- * A safe request (GET) that timed out is repeated like one answered 5xx, at most
- * `MAX_TIMED_OUT_ATTEMPTS` times in all (each attempt is bounded by the timeout, so the wait is
- * bounded too); a write that timed out is never repeated, since the service may have acted.
+ * connections. A create (POST) is retried only when the service cannot have acted on it: a 429
+ * or a connection never made. A GET that timed out is repeated at most MAX_TIMED_OUT_ATTEMPTS
+ * times in all; a write that timed out never.
  */
 import { parseHttpDate } from '../helpers/dates';
 
@@ -57,6 +53,55 @@ const TIMED_OUT = new Set([
 	'UND_ERR_HEADERS_TIMEOUT',
 	'UND_ERR_BODY_TIMEOUT',
 ]);
+
+/** What one level of an error chain may carry. */
+interface ErrorLevel {
+	code?: unknown;
+	httpCode?: unknown;
+	message?: unknown;
+	messages?: unknown[];
+	name?: unknown;
+}
+
+const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
+
+/**
+ * The network error code of a failed request, and the innermost error's own text. n8n rewrites
+ * the message of the error it wraps, so the chain of causes is searched for a real code first.
+ */
+export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
+	const chain: ErrorLevel[] = [];
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current) && chain.length < 10) {
+		seen.add(current);
+		chain.push(current as ErrorLevel);
+		current = (current as { cause?: unknown }).cause;
+	}
+	const innermost = chain[chain.length - 1];
+	const detail = typeof innermost?.message === 'string' ? innermost.message : undefined;
+	for (const level of chain) {
+		// n8n 2.x keeps the axios error as the cause, with its `code`; n8n 1.x keeps no cause
+		// and puts the code into the wrapper's `httpCode` (and the original text into `messages`).
+		for (const code of [level.code, level.httpCode]) {
+			if (typeof code === 'string' && CODE.test(code)) return { code, detail };
+		}
+		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
+	}
+	const texts = chain
+		.slice(1)
+		.concat(chain.slice(0, 1))
+		.flatMap((level) => [level.message, ...(Array.isArray(level.messages) ? level.messages : [])]);
+	for (const text of texts) {
+		if (typeof text !== 'string') continue;
+		if (/timeout of \d+ms exceeded/i.test(text)) return { code: 'ECONNABORTED', detail };
+		if (/socket hang up/i.test(text)) return { code: 'ECONNRESET', detail };
+		// One quantifier that can give back (so linear), over a bounded piece of the text.
+		const m = /\b(E[A-Z]{3}[A-Z_]*)\b/.exec(text.slice(0, 2000));
+		if (m && m[1] !== 'ERROR') return { code: m[1], detail };
+	}
+	return { code: 'EUNKNOWN', detail };
+}
 
 export type NetworkKind = 'never-sent' | 'broken' | 'timeout' | 'other';
 
@@ -140,10 +185,8 @@ export function backoffDelay(
 }
 
 /**
- * The wait before the next attempt (after attempt number `attempt`, 0 for the first), or
- * undefined when there must be none: attempts spent, or the wait would end past the budget.
- * When the service sent `Retry-After`, the wait is at least that long (never shorter than
- * the backoff either, so `Retry-After: 0` cannot make us hammer the service).
+ * The wait after attempt `attempt` (0 for the first), or undefined when attempts or budget are
+ * spent. At least the service's `Retry-After`, and never shorter than the backoff.
  */
 export function nextDelay(
 	attempt: number,

@@ -1,8 +1,6 @@
 /**
- * The shapes the node relies on, checked before use. Lenient on purpose: unknown keys pass
- * through and optional fields may be missing or null, so a service that adds fields keeps
- * working, while an answer that lacks what the node needs becomes a clear error instead of
- * "Cannot read properties of undefined".
+ * The shapes of the answers the node relies on (zod), checked before use: unknown keys pass and
+ * optional fields may be missing or null; an answer lacking what the node needs is a clear error.
  */
 import { z } from 'zod';
 
@@ -122,23 +120,3 @@ export const pdfEngineListEnvelope = z
 		),
 	})
 	.passthrough();
-
-/** First problem of a failed check, as "path: message". */
-export function firstIssue(error: z.ZodError): string {
-	const issue = error.issues[0];
-	if (!issue) return 'unexpected shape';
-	const path = issue.path.length ? issue.path.join('.') : '(top level)';
-	return `${path}: ${issue.message}`;
-}
-
-/** Why an answer failed its check, in words: text where JSON was expected, or the first issue. */
-export function describeShape(body: unknown, error: z.ZodError): string {
-	if (body === undefined || body === null || body === '') return 'an empty answer';
-	if (typeof body === 'string') {
-		return body.trimStart().startsWith('<')
-			? 'an HTML page instead of JSON'
-			: 'text instead of JSON';
-	}
-	if (Array.isArray(body)) return 'a list where an object was expected';
-	return firstIssue(error);
-}

@@ -9,8 +9,7 @@ import {
 	parseBinaryPropertyName,
 	parseMaxFileSize,
 } from '../../../shared/helpers/parse';
-import { downloadToBinary, withLinkOf } from '../../../shared/download';
-import { getDocumentCard } from '../../../shared/transport';
+import { downloadToBinary, getDocumentCard, withLinkOf } from '../../../shared/transport';
 import { readDocumentId } from '../ids';
 
 export const properties: INodeProperties[] = [

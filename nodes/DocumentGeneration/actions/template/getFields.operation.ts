@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
@@ -55,6 +55,11 @@ function fieldEntry(field: TemplateField, fields: TemplateField[]): IDataObject 
 	return entry;
 }
 
+/** The refusal of a template beyond the bounds its fields are read within. */
+function tooLargeToList(error: TemplateTooLarge): InputError {
+	return new InputError(error.message, 'Read its fields in the dashboard instead');
+}
+
 /** The body and sample data of the version asked for: the published, or the draft without one. */
 function versionOf(template: IDataObject, asked: string) {
 	const published = asked !== 'draft' && typeof template.body === 'string' && template.body !== '';
@@ -79,8 +84,9 @@ export const execute = perItem(
 		try {
 			fields = templateFields(body, sampleData);
 		} catch (error) {
-			if (!(error instanceof TemplateTooLarge)) throw error;
-			throw new InputError(error.message, 'Read its fields in the dashboard instead');
+			if (!(error instanceof TemplateTooLarge))
+				throw new NodeOperationError(ctx.getNode(), error as Error);
+			throw tooLargeToList(error);
 		}
 		const read = fields.filter((field) => !field.sampleOnly);
 		return paired(

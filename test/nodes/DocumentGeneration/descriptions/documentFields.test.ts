@@ -3,14 +3,13 @@
  * Password, Image Options and Update Fields as the editor shows them, their pure readers, and
  * what create and update send with them on the real n8n engine against the sandbox.
  */
-import type {
-	IDataObject,
-	INodeParameters,
-	INodeProperties,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { displayedProperty, loadPackage } from '../../../harness';
-import { expectWorded, optionValues as values } from '../../../harness/propertyWording';
+import {
+	createEditor,
+	expectWorded,
+	optionValues as values,
+} from '../../../harness/propertyWording';
 import { byId, creates, onDocument, run, templateId, writes } from '../helpers';
 import {
 	checkImageMeta,
@@ -88,13 +87,7 @@ describe('Update Fields in the editor', () => {
 });
 
 describe('Image Options in the editor', () => {
-	// Loaded inside the test, not before it: mutation testing counts a field as reached only by
-	// the test during which the package loaded.
-	let action: INodeTypeDescription;
-
-	const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
-	const one = (name: string, values: INodeParameters = {}): INodeProperties =>
-		displayedProperty(action, { ...CREATE, ...values }, name);
+	const { load, one } = createEditor();
 
 	/** Image Options: format (webp by default), width and height up to 10000, quality 1 to 100. */
 	function expectImageOptions(): void {
@@ -124,7 +117,7 @@ describe('Image Options in the editor', () => {
 	}
 
 	test('Image Options as the editor shows them: names, values, defaults, bounds, a label and help text on each', async () => {
-		action = (await loadPackage()).nodeDescription('documentGeneration');
+		await load();
 		expectImageOptions();
 	});
 });

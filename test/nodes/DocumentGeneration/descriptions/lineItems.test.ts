@@ -10,14 +10,12 @@ import type {
 	INodePropertyOptions,
 	INodeTypeDescription,
 } from 'n8n-workflow';
+import { displayedProperties, loadPackage, wordsOf } from '../../../harness';
 import {
-	displayedNames,
-	displayedProperties,
-	displayedProperty,
-	loadPackage,
-	wordsOf,
-} from '../../../harness';
-import { expectWorded, optionValues as values } from '../../../harness/propertyWording';
+	createEditor,
+	expectWorded,
+	optionValues as values,
+} from '../../../harness/propertyWording';
 import {
 	byId,
 	CONTINUE,
@@ -33,15 +31,7 @@ import type { Sandbox } from '../../../sandbox';
 import { lineFieldsOf } from '../../../harness/templateFields';
 
 describe('the fields in the editor', () => {
-	// Loaded inside the test, not before it: mutation testing counts a field as reached only by
-	// the test during which the package loaded.
-	let action: INodeTypeDescription;
-
-	const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
-	const shownNames = (values: INodeParameters) => displayedNames(action, { ...CREATE, ...values });
-
-	const one = (name: string, values: INodeParameters = {}): INodeProperties =>
-		displayedProperty(action, { ...CREATE, ...values }, name);
+	const { load, one, shownNames } = createEditor();
 
 	/** Documents: one per item by default; Group By only per group; the line fields only grouped, by mode. */
 	function expectDocuments(): void {
@@ -97,7 +87,7 @@ describe('the fields in the editor', () => {
 	}
 
 	test('Documents as the editor shows them: names, values, defaults, when each shows, a label and help text on each', async () => {
-		action = (await loadPackage()).nodeDescription('documentGeneration');
+		await load();
 		expectDocuments();
 	});
 });

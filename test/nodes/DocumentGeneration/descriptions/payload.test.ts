@@ -9,7 +9,6 @@ import type {
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyOptions,
-	INodeTypeDescription,
 } from 'n8n-workflow';
 import {
 	credentialsFor,
@@ -21,7 +20,7 @@ import {
 	runWorkflow,
 	wordsOf,
 } from '../../../harness';
-import { expectWorded } from '../../../harness/propertyWording';
+import { createEditor, expectWorded } from '../../../harness/propertyWording';
 import { creates, invoiceCreate, onDocument, run, sentPayloads, writes } from '../helpers';
 import { useSandbox } from '../../../harness/use-sandbox';
 import { startNode } from '../../../harness/fixtures';
@@ -138,13 +137,7 @@ describe('Payload Mode in the editor', () => {
 });
 
 describe('Files Into Payload in the editor', () => {
-	// Loaded inside the test, not before it: mutation testing counts a field as reached only by
-	// the test during which the package loaded.
-	let action: INodeTypeDescription;
-
-	const CREATE: INodeParameters = { resource: 'document', operation: 'create' };
-	const one = (name: string, values: INodeParameters = {}): INodeProperties =>
-		displayedProperty(action, { ...CREATE, ...values }, name);
+	const { load, one } = createEditor();
 
 	/** Files Into Payload: rows of an input file (data by default) and the payload path it goes to. */
 	function expectFilesIntoPayload(): void {
@@ -164,7 +157,7 @@ describe('Files Into Payload in the editor', () => {
 	}
 
 	test('Files Into Payload as the editor shows it: names, defaults, a label and help text on each', async () => {
-		action = (await loadPackage()).nodeDescription('documentGeneration');
+		await load();
 		expectFilesIntoPayload();
 	});
 });

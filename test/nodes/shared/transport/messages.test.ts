@@ -1,13 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
-/** Unit tests of the error texts (nodes/shared/transport/messages.ts). */
-import { NodeApiError, type INode } from 'n8n-workflow';
+/**
+ * The error texts (nodes/shared/transport/messages.ts): every error shape of the service mapped
+ * to the item's message (validation messages in `detail`, the field hash, `{"error": ...}`),
+ * unexpected shapes, network failures and downloads.
+ */
+import { type INode, NodeApiError } from 'n8n-workflow';
+import { z } from 'zod';
 
+import { redact, safeDetail } from '../../../../nodes/shared/transport/errors';
 import {
 	describeDownloadError,
 	describeHttpError,
 	describeNetworkError,
-	redact,
-	safeDetail,
+	describeShape,
+	firstIssue,
 	serviceDetails,
 } from '../../../../nodes/shared/transport/messages';
 import { nodeFixture } from '../../../harness/fixtures';
@@ -285,5 +291,96 @@ describe('describeDownloadError', () => {
 			'The file could not be downloaded (500) while trying to download the file of document X',
 		);
 		expect(other.description).toMatch(/Run again later/);
+	});
+});
+
+const SNIPPET = 'create a snippet';
+
+describe('validation messages in every shape reach the message', () => {
+	test('shape 1 with 422: the detail is the message', () => {
+		const body = {
+			errors: [
+				{ status: '422', title: 'Unprocessable Entity', detail: 'Document template must exist' },
+			],
+		};
+		expect(describeHttpError(422, body, SNIPPET).message).toBe(
+			'The service refused the data (422): Document template must exist',
+		);
+	});
+
+	test('shape 1: several details, each with the field its source points at', () => {
+		const body = {
+			errors: [
+				{
+					status: '422',
+					detail: "can't be blank",
+					source: { pointer: '/data/attributes/identifier' },
+				},
+				{ status: '422', detail: 'Code is too long', source: { pointer: '/data/attributes/code' } },
+				{ status: '422', detail: 'must exist', source: { parameter: 'workspace_id' } },
+				{ status: '422', detail: "You've reached your quota", source: { pointer: '/status' } },
+			],
+		};
+		expect(serviceDetails(body)).toEqual([
+			"identifier can't be blank",
+			'Code is too long',
+			'workspace id must exist',
+			"You've reached your quota",
+		]);
+		expect(describeHttpError(422, body, SNIPPET).message).toBe(
+			"The service refused the data (422): identifier can't be blank; Code is too long; workspace id must exist; You've reached your quota",
+		);
+	});
+
+	test('shape 1 with 400: the detail is in the message', () => {
+		const body = {
+			errors: [{ status: '400', detail: 'param is missing or the value is empty: snippet' }],
+		};
+		expect(describeHttpError(400, body, SNIPPET).message).toBe(
+			'The service could not read the request (400): param is missing or the value is empty: snippet',
+		);
+	});
+
+	test('shape 2 one level deep: the inner fields and their messages', () => {
+		const body = { errors: { snippet: { identifier: ['has already been taken'] }, base: ['No'] } };
+		expect(describeHttpError(422, body, SNIPPET).message).toBe(
+			'The service refused the data (422): identifier has already been taken; No',
+		);
+	});
+
+	test('shape 3 with 400: the service words in the message, a fix that fits every resource', () => {
+		const text = describeHttpError(
+			400,
+			{ error: 'unexpected character at line 1 column 9' },
+			SNIPPET,
+		);
+		expect(text.message).toBe(
+			'The service could not read the request (400): unexpected character at line 1 column 9',
+		);
+		expect(text.description).toMatch(/payload, meta, sample data/);
+	});
+
+	test('shape 3 with another status still carries the words', () => {
+		expect(describeHttpError(422, { error: 'Invalid template' }, SNIPPET).message).toBe(
+			'The service refused the data (422): Invalid template',
+		);
+		expect(describeHttpError(409, { error: 'Conflict' }, SNIPPET).message).toBe(
+			`Unexpected answer 409 while trying to ${SNIPPET}: Conflict`,
+		);
+	});
+});
+
+describe('describeShape', () => {
+	const schema = z.object({ document: z.object({ id: z.string() }) });
+	const issue = (body: unknown) => describeShape(body, schema.safeParse(body).error!);
+	test('in words', () => {
+		expect(issue(undefined)).toBe('an empty answer');
+		expect(issue('')).toBe('an empty answer');
+		expect(issue('<html>')).toBe('an HTML page instead of JSON');
+		expect(issue('OK')).toBe('text instead of JSON');
+		expect(issue([1])).toBe('a list where an object was expected');
+		expect(issue({})).toBe('document: Required');
+		expect(issue({ document: { id: 1 } })).toBe('document.id: Expected string, received number');
+		expect(firstIssue(new z.ZodError([]))).toBe('unexpected shape');
 	});
 });

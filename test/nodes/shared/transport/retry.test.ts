@@ -1,18 +1,21 @@
-/** Unit tests of the pure retry policy (nodes/shared/transport/retry.ts). */
+/** What failed and whether to retry (nodes/shared/transport/retry.ts): the policy, the network code. */
+import { type INode, type JsonObject, NodeApiError } from 'n8n-workflow';
 import fc from 'fast-check';
 
 import {
-	DEFAULT_RETRY_POLICY,
 	backoffDelay,
+	DEFAULT_RETRY_POLICY,
 	isIdempotent,
 	isRetryableStatus,
 	mayHaveActed,
+	networkFailure,
 	networkKind,
 	nextDelay,
 	parseRetryAfter,
-	shouldRetry,
 	type RetryPolicy,
+	shouldRetry,
 } from '../../../../nodes/shared/transport/retry';
+import { nodeFixture } from '../../../harness/fixtures';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -283,5 +286,78 @@ describe('nextDelay', () => {
 				},
 			),
 		);
+	});
+});
+
+const node: INode = nodeFixture();
+
+/** An error shaped like axios's, wrapped the way n8n's httpRequestWithAuthentication wraps it. */
+function wrapped(code: string, message: string) {
+	const axiosLike = Object.assign(new Error(message), {
+		code,
+		name: 'AxiosError',
+		config: { headers: { Authorization: 'Bearer x' } },
+	});
+	return new NodeApiError(node, axiosLike as unknown as JsonObject);
+}
+
+describe('networkFailure', () => {
+	test('finds the code below n8n\'s rewritten message (a timeout is not "aborted" = cancelled)', () => {
+		const error = wrapped('ECONNABORTED', 'timeout of 1000ms exceeded');
+		// n8n replaced the message with its generic text, which says "aborted"
+		expect(error.message).toMatch(/aborted/);
+		expect(networkFailure(error)).toEqual({
+			code: 'ECONNABORTED',
+			detail: 'timeout of 1000ms exceeded',
+		});
+	});
+
+	test.each([
+		['ECONNRESET', 'socket hang up'],
+		['ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:9'],
+		['ENOTFOUND', 'getaddrinfo ENOTFOUND api.pdfmonky.io'],
+		['ERR_INVALID_URL', 'Invalid URL'],
+		['ERR_CANCELED', 'canceled'],
+	])('%s through the wrapper', (code, message) => {
+		expect(networkFailure(wrapped(code, message)).code).toBe(code);
+	});
+
+	test('reads the error n8n 1.x hands back: no cause, the code in httpCode, the text in messages', () => {
+		// What n8n-workflow 1.x's NodeApiError makes of an axios error: its own message, the
+		// axios code as httpCode, the original message kept in messages, no cause.
+		const v1 = (code: string, original: string) =>
+			Object.assign(new Error('The connection to the server was closed unexpectedly'), {
+				httpCode: code,
+				messages: [original],
+			});
+		expect(networkFailure(v1('ECONNRESET', 'socket hang up')).code).toBe('ECONNRESET');
+		expect(networkFailure(v1('ECONNABORTED', 'timeout of 1000ms exceeded')).code).toBe(
+			'ECONNABORTED',
+		);
+		// An HTTP status in httpCode is not a network code; the kept text still names the failure.
+		expect(networkFailure(v1('503', 'socket hang up')).code).toBe('ECONNRESET');
+	});
+
+	test('falls back to the messages when no level has a code', () => {
+		expect(networkFailure(new Error('timeout of 30000ms exceeded')).code).toBe('ECONNABORTED');
+		expect(networkFailure(new Error('socket hang up')).code).toBe('ECONNRESET');
+		expect(networkFailure(new Error('x', { cause: new Error('read EPIPE') })).code).toBe('EPIPE');
+		expect(
+			networkFailure(Object.assign(new Error('canceled'), { name: 'CanceledError' })).code,
+		).toBe('ERR_CANCELED');
+		expect(networkFailure(new Error('something else'))).toEqual({
+			code: 'EUNKNOWN',
+			detail: 'something else',
+		});
+		expect(networkFailure(new Error('ERROR: bad')).code).toBe('EUNKNOWN');
+	});
+
+	test('survives odd throws and cycles', () => {
+		expect(networkFailure(undefined).code).toBe('EUNKNOWN');
+		expect(networkFailure('text').code).toBe('EUNKNOWN');
+		const a: Record<string, unknown> = { message: 'a' };
+		a.cause = a;
+		expect(networkFailure(a).code).toBe('EUNKNOWN');
+		expect(networkFailure({ code: 42 }).code).toBe('EUNKNOWN');
 	});
 });

@@ -6,11 +6,8 @@
 import { z } from 'zod';
 
 import { LINK_LIFE_MS } from '../../../../nodes/shared/helpers/linkExpiry';
-import {
-	describeShape,
-	documentCardEnvelope,
-	syncEnvelope,
-} from '../../../../nodes/shared/transport/schemas';
+import { describeShape } from '../../../../nodes/shared/transport/messages';
+import { documentCardEnvelope, syncEnvelope } from '../../../../nodes/shared/transport/schemas';
 
 const DOC = { id: 'doc-1', status: 'success' };
 const SIGNED =

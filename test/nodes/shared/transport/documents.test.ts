@@ -1,21 +1,26 @@
 /* eslint-disable no-console, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node under jest, never inside n8n */
 /**
- * Lists of the service, on the real engine: 100 cards a page asked for (whether the service
- * honours it or not), filters in the service's own form, and one bound for every loop over
- * pages, shared by the action node, its pickers and the polling trigger. Request counts are
- * printed (the issue's targets).
+ * The document list and the paging every list shares (nodes/shared/transport/documents.ts): the
+ * list's query forms, the shared paging bound, and every list read to its end or failing clearly.
  */
+import type { INode, INodeParameters } from 'n8n-workflow';
 
-import { createPoller, listSearch, runNode } from '../../../harness';
-import { startEndlessList, type EndlessList } from '../../../resilience/hostile';
-import type { INodeParameters } from 'n8n-workflow';
-
-import type { LoggedRequest, Sandbox } from '../../../sandbox';
-import { T0, finishMany, itemsOf } from '../../DocumentGenerationTrigger/helpers';
-import { startSandbox } from '../../../sandbox';
+import { parseSearchFilters } from '../../../../nodes/DocumentGeneration/descriptions/documentOptions';
 import {
-	CONTINUE,
+	filterQuery,
+	MAX_LIST_PAGES,
+	nextPageAfter,
+	REQUESTED_PAGE_SIZE,
+	unendingListError,
+} from '../../../../nodes/shared/transport/documents';
+import { buildQuery } from '../../../../nodes/shared/transport/request';
+import { createPoller, listSearch, runNode } from '../../../harness';
+import { nodeFixture } from '../../../harness/fixtures';
+import { type EndlessList, startEndlessList } from '../../../resilience/hostile';
+import { type LoggedRequest, type Sandbox, startSandbox } from '../../../sandbox';
+import {
 	apiRequests,
+	CONTINUE,
 	listRequests,
 	numbered,
 	numberedCreate,
@@ -23,6 +28,90 @@ import {
 	templateId,
 	withSandbox,
 } from '../../DocumentGeneration/helpers';
+import { finishMany, itemsOf, T0 } from '../../DocumentGenerationTrigger/helpers';
+
+const node: INode = nodeFixture();
+const A = '6a0c0b6e-3c1e-4c55-9d2f-0d1b3f3b9a11';
+const B = '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
+
+describe('filterQuery: the service\u2019s own forms', () => {
+	test('one template as q[document_template_id]=ID, several comma-joined, never the [] form', () => {
+		expect(filterQuery({ templateIds: [A] })).toEqual([['q[document_template_id]', A]]);
+		expect(filterQuery({ templateIds: [A, B, A] })).toEqual([
+			['q[document_template_id]', `${A},${B}`],
+		]);
+		expect(buildQuery(filterQuery({ templateIds: [A, B] }))).toBe(
+			`?q%5Bdocument_template_id%5D=${A}%2C${B}`,
+		);
+		expect(filterQuery({ templateIds: [] })).toEqual([]);
+	});
+
+	test('one status as q[status], several as q[status][] each; Status and Statuses together', () => {
+		expect(filterQuery({ status: 'success' })).toEqual([['q[status]', 'success']]);
+		expect(filterQuery({ statuses: ['pending'] })).toEqual([['q[status]', 'pending']]);
+		expect(filterQuery({ status: 'failure', statuses: ['draft', 'failure'] })).toEqual([
+			['q[status][]', 'failure'],
+			['q[status][]', 'draft'],
+		]);
+		expect(filterQuery({ search: 'Invoice-7' })).toEqual([['q[search]', 'Invoice-7']]);
+	});
+});
+
+describe('Get Many: Statuses and Search', () => {
+	test('an array, or a comma-separated text; each status checked; search trimmed', () => {
+		expect(parseSearchFilters({ statuses: ['pending', 'generating', 'pending'] })).toEqual({
+			statuses: ['pending', 'generating'],
+		});
+		expect(parseSearchFilters({ statuses: 'success, failure', search: '  inv ' })).toEqual({
+			statuses: ['success', 'failure'],
+			search: 'inv',
+		});
+		expect(parseSearchFilters({ statuses: [], search: '' })).toEqual({});
+		expect(() => parseSearchFilters({ statuses: ['Success'] })).toThrow(
+			'The status "Success" in Statuses is not one the list accepts',
+		);
+		expect(() => parseSearchFilters({ search: { a: 1 } })).toThrow(
+			'The Search filter must be text',
+		);
+		expect(() => parseSearchFilters({ search: 'x'.repeat(256) })).toThrow(
+			'The Search filter is 256 characters long',
+		);
+	});
+});
+
+describe('the shared paging bound', () => {
+	test('a next page must come after the current one; none after an empty page', () => {
+		expect(nextPageAfter(1, 2, 100)).toBe(2);
+		expect(nextPageAfter(3, null, 100)).toBeNull();
+		expect(nextPageAfter(3, undefined, 100)).toBeNull();
+		expect(nextPageAfter(3, 4, 0)).toBeNull();
+		expect(nextPageAfter(3, 3, 100)).toEqual({ backwards: 3 });
+		expect(nextPageAfter(3, 1, 100)).toEqual({ backwards: 1 });
+		expect(nextPageAfter(3, Number.NaN, 100)).toBeNull();
+	});
+
+	test('one message, naming the bound and how to narrow where the list was read', () => {
+		const endless = unendingListError(node, { reader: 'getAll', pages: MAX_LIST_PAGES });
+		expect(endless.message).toBe(`The document list did not end after ${MAX_LIST_PAGES} pages`);
+		expect(endless.description).toContain(`${MAX_LIST_PAGES} pages at most`);
+		expect(endless.description).toContain(
+			`${MAX_LIST_PAGES * REQUESTED_PAGE_SIZE} documents at ${REQUESTED_PAGE_SIZE} a page`,
+		);
+		expect(endless.description).toContain('Return All');
+		const trigger = unendingListError(node, { reader: 'trigger', pages: MAX_LIST_PAGES });
+		expect(trigger.message).toBe(endless.message);
+		expect(trigger.description).toContain('Filters');
+		const loop = unendingListError(node, {
+			reader: 'lookUp',
+			pages: 4,
+			backwards: { page: 4, next: 2 },
+			itemIndex: 3,
+		});
+		expect(loop.message).toBe('The document list did not end: page 4 named page 2 as the next one');
+		expect(loop.description).toContain('Reuse Window');
+		expect(loop.context.itemIndex).toBe(3);
+	});
+});
 
 const KEY = 'sk_test_paging_0123456789';
 

@@ -1,9 +1,10 @@
 /**
- * Each form a secret takes in a text, removed on its own: URL- and form-encoded (either case
+ * Secrets kept out of errors (nodes/shared/transport/errors.ts): each form a secret takes in a
+ * text, removed on its own: URL- and form-encoded (either case
  * of hex), JSON-escaped once and twice, base64 and base64url at each byte alignment, a
  * signing secret without its `whsec_` prefix; and what is left alone. Pure.
  */
-import { redact, secretForms } from '../../../nodes/shared/transport/redact';
+import { redact, secretForms } from '../../../../nodes/shared/transport/errors';
 
 // A space, `/ + & = " \` and bytes whose base64 has `+` and `/`.
 const KEY = 'sk_a b/c+d"e\\f&g=h>>>???';

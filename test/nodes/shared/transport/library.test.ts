@@ -5,7 +5,6 @@
  * not after the current one, fails with a clear error instead of stopping silently part-way.
  * Through the editor's methods (harness `listSearch` / `loadOptions`) on the BUILT package.
  */
-
 import { listSearch, loadOptions, runNode } from '../../../harness';
 import { startEndlessList } from '../../../resilience/hostile';
 

@@ -9,8 +9,8 @@
 import { Readable } from 'stream';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { brokenDownload, fetchFile } from '../../../../nodes/shared/transport/files';
-import { nodeFixture } from '../../../harness/fixtures';
+import { brokenDownload, fetchFile } from '../../../../../nodes/shared/transport/files';
+import { nodeFixture } from '../../../../harness/fixtures';
 
 const KB = 1024;
 const LINK = 'https://files.example.test/invoice.pdf';

@@ -3,11 +3,15 @@
  * windows, so they run in seconds): a request limit with or without Retry-After or announced
  * in headers, a wait longer than the node accepts, the Wait Timeout that does not run while
  * the limit holds, a quota spent mid-batch, the service's generation queue; and every
- * document made named in exactly one item, output or error.
+ * document made named in exactly one item, output or error. Then several executions sharing
+ * one account, each with a pace of its own, exactly as separate processes (queue-mode
+ * workers) would. How the paces share a limit is measured on a simulated clock
+ * (test/nodes/shared/transport/limit.test.ts) and by `node scripts/bench-fleet.js`, never here.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import type { Sandbox } from '../../../sandbox';
+import { statusFault } from '../harness/fixtures';
+import type { Sandbox } from '../sandbox';
 import {
 	CONTINUE,
 	apiRequests,
@@ -19,8 +23,7 @@ import {
 	withSandbox,
 	createWithOptions,
 	numberedCreate,
-} from '../../DocumentGeneration/helpers';
-import { statusFault } from '../../../harness/fixtures';
+} from '../nodes/DocumentGeneration/helpers';
 
 const create = createWithOptions;
 
@@ -59,7 +62,7 @@ describe('a request limit', () => {
 		});
 	});
 
-	test('without Retry-After: a backoff shared by every request; every item succeeds with one document', async () => {
+	test('without Retry-After: the adaptive rate paces every request; every item succeeds with one document', async () => {
 		await withSandbox(
 			{ rateLimit: { requests: 8, perMs: 2000, retryAfter: false } },
 			async (sb) => {
@@ -335,6 +338,108 @@ describe('what happened on long work: execution hints on the node', () => {
 			const result = await run(sb, create(sb), numbered(3), CONTINUE);
 			expectAllSucceeded(result.items, 3);
 			expect(result.runData['Document Generation'][0].hints ?? []).toEqual([]);
+		});
+	});
+});
+
+/** The items of execution `e` of a fleet: `{ n }` numbered from e·100, so each is its own. */
+const itemsOf = (e: number, count: number): IDataObject[] =>
+	Array.from({ length: count }, (_, i) => ({ n: e * 100 + i }));
+
+/** `count` executions at once, each over its own items. */
+async function fleetRun(
+	sb: Sandbox,
+	parameters: INodeParameters,
+	{ count, items }: { count: number; items: number },
+) {
+	return await Promise.all(
+		Array.from(
+			{ length: count },
+			async (_, e) => await run(sb, parameters, itemsOf(e, items), CONTINUE),
+		),
+	);
+}
+
+/** Every item succeeded with its file; the sandbox made exactly one document per item. */
+function expectEachDocumentOnce(
+	sb: Sandbox,
+	results: Array<{ items: INodeExecutionData[] }>,
+	n: number,
+) {
+	const items = results.flatMap((r) => r.items);
+	expect(items).toHaveLength(n);
+	expect(items.filter((i) => i.json.status === 'success' && i.binary?.data)).toHaveLength(n);
+	expect(items.filter((i) => i.json.error)).toEqual([]);
+	expect(sb.documents.size).toBe(n);
+	const orders = [...sb.documents.values()].map((d) => JSON.stringify(d.meta));
+	expect(new Set(orders).size).toBe(n);
+	expect(creates(sb).filter((r) => r.status === 201)).toHaveLength(n);
+}
+
+describe('executions sharing one account', () => {
+	test.each([
+		['with Retry-After', { requests: 8, perMs: 2000, retryAfter: true }],
+		['without Retry-After', { requests: 8, perMs: 2000, retryAfter: false }],
+	])(
+		'%s: every item of every execution succeeds with one document; a refusal fails no item',
+		async (_, rateLimit) => {
+			await withSandbox({ rateLimit, pendingMs: 50, generatingMs: 200 }, async (sb) => {
+				const results = await fleetRun(sb, create(sb), { count: 4, items: 5 });
+				expectEachDocumentOnce(sb, results, 20);
+				expect(apiRequests(sb).filter((r) => r.status === 429).length).toBeGreaterThan(0);
+			});
+		},
+	);
+
+	test('with Retry-After, each execution waits for the window its create was refused in (no create sent again before it reopens)', async () => {
+		const rateLimit = { requests: 8, perMs: 2000 };
+		await withSandbox({ rateLimit, pendingMs: 50, generatingMs: 200 }, async (sb) => {
+			const results = await fleetRun(sb, create(sb), { count: 4, items: 5 });
+			expectEachDocumentOnce(sb, results, 20);
+			expect(expectNoCreateRetriedBeforeItsWindow(sb, rateLimit.perMs)).toBeGreaterThan(0);
+		});
+	});
+
+	test('a wait longer than Max Wait for Rate Limit fails each execution’s items at once, with the same clear error', async () => {
+		await withSandbox({}, async (sb) => {
+			sb.faults.add(
+				statusFault(429, 'POST', /^\/api\/v1\/documents$/, { retryAfter: '30', times: 1000 }),
+			);
+			const results = await fleetRun(sb, create(sb, { maxRateLimitWait: 5 }), {
+				count: 3,
+				items: 4,
+			});
+			// At once: no item's create was sent again after its refusal (no wait for it).
+			const orders = creates(sb).map(orderOf);
+			expect(new Set(orders).size).toBe(orders.length);
+			for (const { items } of results) {
+				expect(items).toHaveLength(4);
+				for (const item of items) {
+					expect(item.json.error).toMatch(
+						/^The service asked to wait 30 s before the next request \(429 Too Many Requests\) while trying to /,
+					);
+					expect(item.json.message).toMatch(
+						/Options → Max Wait for Rate Limit \(5 s\), so nothing more was sent/,
+					);
+				}
+			}
+			expect(sb.documents.size).toBe(0);
+		});
+	});
+
+	test("a quota spent while several executions write: each stops its unsent writes with the quota's one error", async () => {
+		await withSandbox({ availableDocuments: 3 }, async (sb) => {
+			const results = await fleetRun(sb, create(sb), { count: 2, items: 6 });
+			const items = results.flatMap((r) => r.items);
+			const ok = items.filter((i) => i.json.status === 'success');
+			const quota = items.filter(
+				(i) =>
+					/You've reached your quota/.test(String(i.json.error)) ||
+					i.json.error === "Not sent: the account's document quota is spent",
+			);
+			expect(ok).toHaveLength(3);
+			expect(ok.length + quota.length).toBe(12);
+			expect(sb.documents.size).toBe(3);
 		});
 	});
 });

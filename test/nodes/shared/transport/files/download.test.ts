@@ -6,19 +6,19 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { getBinaryBuffer } from '../../harness';
-import { useSandbox } from '../../harness/use-sandbox';
+import { getBinaryBuffer } from '../../../../harness';
+import { statusFault, withFirstLinkExpired } from '../../../../harness/fixtures';
+import { useSandbox } from '../../../../harness/use-sandbox';
 import {
-	CONTINUE,
 	byId,
 	cardRequests,
+	CONTINUE,
 	creates,
 	fileRequests,
 	pairs,
 	run,
 	templateId,
-} from '../DocumentGeneration/helpers';
-import { statusFault, withFirstLinkExpired } from '../../harness/fixtures';
+} from '../../../DocumentGeneration/helpers';
 
 const sb = useSandbox(
 	{ pendingMs: 20, generatingMs: 80 },

@@ -1,12 +1,11 @@
 /**
- * A simulated fleet for the pure pace (nodes/shared/transport/pace.ts): several paces, each
- * with its own seeded random source, share one request limit (a fixed or sliding window, or a
- * token bucket), on a simulated clock. Each pace keeps its requests coming (up to `demand` each); a request reaches the
- * limit `latencyMs / 2` after it starts and is answered `latencyMs` after it starts. Nothing
- * here reads the real clock.
+ * A simulated fleet for the pure pace (nodes/shared/transport/limit.ts): several paces, each
+ * with its own seeded random source and at most `concurrency` requests in flight (the items'
+ * bound), share one request limit (a fixed or sliding window, or a token bucket) on a
+ * simulated clock. A request reaches the limit `latencyMs / 2` after it starts and is
+ * answered `latencyMs` after it starts. Nothing here reads the real clock.
  */
-import { WAKE_SPREAD } from '../../../../nodes/shared/transport/fleet';
-import { Pace } from '../../../../nodes/shared/transport/pace';
+import { Pace } from '../../nodes/shared/transport/limit';
 
 /** Starts as many requests as the pace lets start at `now` (at most `max`); answers how many. */
 export function startAll(pace: Pace, now: number, max = 100): number {
@@ -16,37 +15,6 @@ export function startAll(pace: Pace, now: number, max = 100): number {
 		started++;
 	}
 	return started;
-}
-
-/**
- * `passed` requests answered at `now`, then one refused with a Retry-After of `retryAfterMs`:
- * the moment that wait ends.
- */
-export function passThenRefuse(
-	pace: Pace,
-	now: number,
-	passed: number,
-	retryAfterMs: number,
-): number {
-	for (let i = 0; i < passed; i++) {
-		pace.start(now);
-		pace.finish(now, now, 200);
-	}
-	pace.start(now);
-	pace.finish(now, now, 429, retryAfterMs);
-	return now + retryAfterMs;
-}
-
-/** Requests started at `now` in waves, each answered 200 at once, until `count` have passed: each wave's size. */
-export function wavesUntil(pace: Pace, now: number, count: number): number[] {
-	const waves: number[] = [];
-	for (let passed = 0; passed < count && waves.length < 10 * count; ) {
-		const n = startAll(pace, now);
-		waves.push(n);
-		for (let i = 0; i < n; i++) pace.finish(now, now, 200);
-		passed += n;
-	}
-	return waves;
 }
 
 /**
@@ -66,8 +34,6 @@ export interface FleetLimit {
 export interface FleetRun {
 	/** Per window of perMs: the requests each pace got through. */
 	passed: number[][];
-	/** Per window of perMs: the requests refused (429). */
-	refused: number[];
 	/** Per pace: the instants its refused requests were sent again (the first start after a 429). */
 	wakes: number[][];
 	/** When each pace's last request was answered (ms from the start). */
@@ -177,13 +143,9 @@ function answerDue(fleet: Fleet, now: number, answer: ReturnType<typeof limiter>
 		f.status = a.status;
 		f.retryAfterMs = a.retryAfterMs;
 		run.passed[a.window] ??= paces.map(() => 0);
-		run.refused[a.window] ??= 0;
-		if (a.status === 429) run.refused[a.window]++;
-		else run.passed[a.window][f.pace]++;
+		if (a.status !== 429) run.passed[a.window][f.pace]++;
 	}
 	for (const f of fleet.flights.filter((f) => f.answers <= now)) {
-		// The answer's Date: the service's clock (the simulated one) in whole seconds.
-		paces[f.pace].clock.heard(now, Math.floor(f.arrives / 1000) * 1000);
 		paces[f.pace].finish(now, f.startedAt, f.status, f.retryAfterMs);
 		if (f.status === 429) {
 			fleet.refusedLast[f.pace] = true;
@@ -193,53 +155,63 @@ function answerDue(fleet: Fleet, now: number, answer: ReturnType<typeof limiter>
 	fleet.flights = fleet.flights.filter((f) => f.answers > now);
 }
 
-/** Each pace starts what it may at `now`, up to its demand. */
-function startDue(fleet: Fleet, now: number, demand: number, latencyMs: number) {
+/** Each pace starts what it may at `now`, up to its demand and its concurrency. */
+function startDue(fleet: Fleet, now: number, options: Required<FleetOptions>) {
 	fleet.paces.forEach((pace, i) => {
 		let inFlight = fleet.flights.filter((f) => f.pace === i).length;
-		while (fleet.passedOf[i] + inFlight < demand && pace.readyIn(now) === 0) {
+		while (
+			fleet.passedOf[i] + inFlight < options.demand &&
+			inFlight < options.concurrency &&
+			pace.readyIn(now) === 0
+		) {
 			pace.start(now);
 			fleet.run.sent++;
 			if (fleet.refusedLast[i]) fleet.run.wakes[i].push(now);
 			fleet.refusedLast[i] = false;
-			const arrives = now + latencyMs / 2;
-			fleet.flights.push({ pace: i, startedAt: now, arrives, answers: now + latencyMs });
+			const arrives = now + options.latencyMs / 2;
+			fleet.flights.push({ pace: i, startedAt: now, arrives, answers: now + options.latencyMs });
 			inFlight++;
 		}
 	});
+}
+
+export interface FleetOptions {
+	paces: number;
+	limit: FleetLimit;
+	/** Requests each pace gets through. */
+	demand: number;
+	concurrency?: number;
+	latencyMs?: number;
+	maxMs?: number;
+	seed?: number;
 }
 
 /**
  * Runs `paces` paces sharing `limit` from the start of one of its windows until each has had
  * `demand` requests pass (bounded by `maxMs`).
  */
-export function runFleet(options: {
-	paces: number;
-	limit: FleetLimit;
-	demand: number;
-	latencyMs?: number;
-	maxMs?: number;
-	seed?: number;
-}): FleetRun {
-	const { paces: n, limit, demand, latencyMs = 20, maxMs = 30 * limit.perMs, seed = 1 } = options;
+export function runFleet(options: FleetOptions): FleetRun {
+	const all: Required<FleetOptions> = {
+		concurrency: 8,
+		latencyMs: 20,
+		maxMs: 30 * options.limit.perMs,
+		seed: 1,
+		...options,
+	};
 	const fleet: Fleet = {
-		paces: Array.from({ length: n }, (_, i) => new Pace(8, seeded(seed * 1000 + i), WAKE_SPREAD)),
+		paces: Array.from({ length: all.paces }, (_, i) => new Pace(0, seeded(all.seed * 1000 + i))),
 		flights: [],
-		passedOf: Array.from({ length: n }, () => 0),
-		refusedLast: Array.from({ length: n }, () => false),
-		run: { passed: [], refused: [], wakes: [], doneAt: [], sent: 0, limited: 0 },
+		passedOf: Array.from({ length: all.paces }, () => 0),
+		refusedLast: Array.from({ length: all.paces }, () => false),
+		run: { passed: [], wakes: [], doneAt: [], sent: 0, limited: 0 },
 	};
 	fleet.run.wakes = fleet.paces.map(() => []);
-	const answer = limiter(limit);
-	const tick = 5;
-	for (let now = 0; now <= maxMs && fleet.passedOf.some((p) => p < demand); now += tick) {
-		answerDue(fleet, now, answer, demand);
-		startDue(fleet, now, demand, latencyMs);
+	const answer = limiter(all.limit);
+	for (let now = 0; now <= all.maxMs && fleet.passedOf.some((p) => p < all.demand); now += 5) {
+		answerDue(fleet, now, answer, all.demand);
+		startDue(fleet, now, all);
 	}
 	const { run } = fleet;
-	for (let w = 0; w < run.passed.length; w++) {
-		run.passed[w] ??= fleet.paces.map(() => 0);
-		run.refused[w] ??= 0;
-	}
+	for (let w = 0; w < run.passed.length; w++) run.passed[w] ??= fleet.paces.map(() => 0);
 	return run;
 }

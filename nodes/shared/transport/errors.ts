@@ -1,21 +1,76 @@
 /**
- * The one constructor of the errors the transport throws: a NodeApiError whose message says
- * what happened and whose description says what to do, never carrying the API key or the
- * request options; and what such an error tells about a write (whether it may have acted).
+ * The errors the transport throws: one constructor of a NodeApiError that says what happened and
+ * what to do, every secret kept out of it; and whether a write that failed may have acted.
  */
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { TransportContext } from '../types';
-import type { Secrets } from './messages';
-import { describeLimitWait, redact } from './messages';
-import type { LimitSettings } from './gate';
+import type { LimitSettings } from './limit';
+import { clip, describeLimitWait, type ApiErrorText } from './messages';
+
+/** The secrets to keep out of a text: the API key, and the signing secret where there is one. */
+export type Secrets = string | ReadonlyArray<string | undefined> | undefined;
+
+/** Shortest encoded form worth removing (shorter ones could match ordinary text). */
+const MIN_FORM_LENGTH = 8;
+
+/**
+ * The forms a secret takes in a text, longest first: as it is, URL- and form-encoded, JSON-escaped
+ * once and twice, a `whsec_` secret without its prefix, base64 and base64url at each alignment.
+ */
+export function secretForms(secret: string): string[] {
+	const forms = new Set<string>([secret]);
+	const url = encodeURIComponent(secret);
+	forms.add(url);
+	forms.add(url.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()));
+	forms.add(url.replace(/%20/g, '+'));
+	forms.add(JSON.stringify(secret).slice(1, -1));
+	forms.add(JSON.stringify(JSON.stringify(secret)).slice(3, -3));
+	if (secret.startsWith('whsec_')) forms.add(secret.slice('whsec_'.length));
+	const bytes = Buffer.from(secret, 'utf8');
+	for (let shift = 0; shift < 3; shift++) {
+		const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+		// Only the characters made of the secret's own bits: not the shift's, not the padding.
+		const core = encoded.slice(
+			Math.ceil((8 * shift) / 6),
+			Math.floor((8 * (shift + bytes.length)) / 6),
+		);
+		if (core.length < MIN_FORM_LENGTH) continue;
+		forms.add(core);
+		forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return [...forms].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of each secret, in any of its forms (`secretForms`), in a text. */
+export function redact(value: string, secrets: Secrets): string {
+	const list = typeof secrets === 'string' ? [secrets] : (secrets ?? []);
+	let out = value;
+	for (const secret of list) {
+		if (!secret || secret.length < 4) continue;
+		for (const form of secretForms(secret)) out = out.split(form).join('***');
+	}
+	return out;
+}
+
+/**
+ * An error's own text made safe to show: first line only, the secret removed, query strings
+ * of URLs (presigned signatures) cut, and clipped.
+ */
+export function safeDetail(value: unknown, secret: Secrets): string | undefined {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	// Bounded before the patterns run: a URL pattern over a long line of many "http://" is
+	// quadratic, and only the first 200 characters are shown anyway.
+	const firstLine = value.trim().split('\n')[0].slice(0, 2000);
+	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
+}
 
 const MAX_ERROR_BODY = 2000;
 
 export function apiError(
 	ctx: TransportContext,
-	text: { message: string; description: string },
+	text: ApiErrorText,
 	secret: Secrets,
 	extra: { itemIndex?: number; httpCode?: string; body?: unknown; outcomeUnknown?: boolean },
 ) {
@@ -63,10 +118,7 @@ export function apiError(
 	return error;
 }
 
-/**
- * Whether a write that failed with this error may have been carried out by the service: it
- * was sent, and then the connection broke, timed out, or the service answered 5xx.
- */
+/** Whether a write that failed with this error may have been carried out (cut off, or 5xx). */
 export function isOutcomeUnknown(error: unknown): boolean {
 	return (
 		error instanceof NodeApiError &&

@@ -1,7 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * The edges of a download (nodes/shared/download.ts) that mutation testing found unpinned.
- * Unit tests call `downloadToBinary` with a stand-in for n8n's request helpers (the service's
+ * `downloadToBinary` (nodes/shared/transport/files.ts) alone. Unit tests call `downloadToBinary` with a stand-in for n8n's request helpers (the service's
  * card reads and the file host's answers, each recorded) and n8n's own binary store, on a
  * simulated clock: a file counted as it arrives when its size is not announced, the Max File
  * Size exactly, a link renewed when it is a minute old or missing, a renewed card without a
@@ -18,13 +17,23 @@ import type {
 } from 'n8n-workflow';
 import { prepareBinaryData } from 'n8n-core';
 
-import { FRESH_LINK_MS, downloadToBinary, withLinkOf } from '../../../nodes/shared/download';
-import { LINK_EXPIRY_FIELD } from '../../../nodes/shared/helpers/linkExpiry';
-import { ensureBinaryData, getBinaryBuffer } from '../../harness';
-import { useFakeClock } from '../../harness/clock';
-import { nodeFixture, statusFault } from '../../harness/fixtures';
-import { useSandbox } from '../../harness/use-sandbox';
-import { CONTINUE, byId, cardRequests, fileRequests, run } from '../DocumentGeneration/helpers';
+import { LINK_EXPIRY_FIELD } from '../../../../../nodes/shared/helpers/linkExpiry';
+import {
+	downloadToBinary,
+	FRESH_LINK_MS,
+	withLinkOf,
+} from '../../../../../nodes/shared/transport/files';
+import { ensureBinaryData, getBinaryBuffer } from '../../../../harness';
+import { useFakeClock } from '../../../../harness/clock';
+import { nodeFixture, statusFault } from '../../../../harness/fixtures';
+import { useSandbox } from '../../../../harness/use-sandbox';
+import {
+	byId,
+	cardRequests,
+	CONTINUE,
+	fileRequests,
+	run,
+} from '../../../DocumentGeneration/helpers';
 
 const MB = 1024 * 1024;
 const ID = '11111111-1111-4111-8111-111111111111';
