@@ -32,8 +32,17 @@ function expectAdditionalFields(action: INodeTypeDescription): void {
 		options: undefined,
 		displayOptions: { show: ON_CREATE },
 	});
-	const [filename, password, meta] = additional.options as INodeProperties[];
-	expect(additional.options).toHaveLength(3);
+	const [channel, filename, password, meta] = additional.options as INodeProperties[];
+	expect(additional.options).toHaveLength(4);
+	expect(channel).toEqual({
+		displayName: 'Channel',
+		name: 'channel',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. invoices',
+		description:
+			'The webhook channel of the document (stored as meta._webhook_channel): an instant trigger with this Channel receives it',
+	});
 	expect(filename.name).toBe('filename');
 	expect(password).toEqual({
 		displayName: 'PDF Password',
