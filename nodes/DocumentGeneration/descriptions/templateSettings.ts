@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { tryParseJson } from '../../shared/helpers/json';
 import { InputError, preview } from '../../shared/helpers/parse';
 import { sizeText } from './payloadParts';
 
@@ -275,13 +276,10 @@ export function readTtl(raw: IDataObject): number | undefined {
 function settingsObject(value: unknown): IDataObject {
 	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
 	if (typeof value === 'string' && value.trim() !== '') {
-		try {
-			const parsed: unknown = JSON.parse(value);
-			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-				return parsed as IDataObject;
-		} catch {
-			// Not JSON: refused below.
-		}
+		const parsed = tryParseJson(value);
+		const object = 'value' in parsed ? parsed.value : undefined;
+		if (object && typeof object === 'object' && !Array.isArray(object))
+			return object as IDataObject;
 		throw new InputError(
 			'The template keeps its draft settings in a form this node cannot change',
 			'Change the settings in the dashboard, or remove Page Settings and Image Settings',

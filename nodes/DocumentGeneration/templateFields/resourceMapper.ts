@@ -17,7 +17,13 @@ import { InputError, parseId, preview } from '../../shared/helpers/parse';
 import { getTemplate } from '../../shared/transport';
 import { payloadFromFields } from '../descriptions/payloadParts';
 import { TEMPLATE_BOUNDS, TemplateTooLarge } from './liquidReader';
-import { lineFields, listFields, templateFields, type TemplateField } from './templateFields';
+import {
+	lineFields,
+	listFields,
+	sourceOf,
+	templateFields,
+	type TemplateField,
+} from './templateFields';
 
 export const resourceMapping = { getTemplateFields, getTemplateLineFields };
 
@@ -93,10 +99,8 @@ async function loadTemplateFields(
 		);
 	}
 	try {
-		return templateFields(
-			template.body || template.body_draft,
-			template.sample_data || template.sample_data_draft,
-		);
+		const { body, sampleData } = sourceOf(template, 'published');
+		return templateFields(body, sampleData);
 	} catch (error) {
 		if (!(error instanceof TemplateTooLarge))
 			throw new NodeOperationError(ctx.getNode(), error as Error);

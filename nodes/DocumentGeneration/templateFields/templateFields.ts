@@ -212,3 +212,24 @@ export function lineFields(fields: TemplateField[], path: string): TemplateField
 		...(sample[name] === undefined ? {} : { sample: sample[name] }),
 	}));
 }
+
+/** What a template's fields are read from: its published body and sample data, or its draft's. */
+export interface TemplateSource {
+	version: 'published' | 'draft';
+	body: unknown;
+	sampleData: unknown;
+}
+
+/**
+ * The body and sample data of a template record: the published ones (what documents are made
+ * with), each falling back to the draft's where the template was never published; or the draft's.
+ */
+export function sourceOf(template: IDataObject, version: 'published' | 'draft'): TemplateSource {
+	if (version === 'draft' || !template.body)
+		return { version: 'draft', body: template.body_draft, sampleData: template.sample_data_draft };
+	return {
+		version: 'published',
+		body: template.body,
+		sampleData: template.sample_data || template.sample_data_draft,
+	};
+}

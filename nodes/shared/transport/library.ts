@@ -75,17 +75,10 @@ export async function getTemplateDraftPreview(
 	id: string,
 	options: CallOptions = {},
 ): Promise<string> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'GET',
-			path: `/api/v1/document_template_debugs/${id}`,
-			what: `preview template ${id}`,
-			...options,
-		},
-		templateDebugEnvelope,
-	);
-	return answer.document_template_debug.url;
+	const path = `/api/v1/document_template_debugs/${id}`;
+	const request = { method: 'GET' as const, path, what: `preview template ${id}`, ...options };
+	const debug = await recordRequest(ctx, 'document_template_debug', request, templateDebugEnvelope);
+	return String(debug.url);
 }
 
 /**

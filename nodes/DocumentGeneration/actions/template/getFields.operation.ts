@@ -7,8 +7,8 @@ import { InputError } from '../../../shared/helpers/parse';
 import { getTemplate } from '../../../shared/transport';
 import { readTemplateId } from '../ids';
 import { TemplateTooLarge } from '../../templateFields/liquidReader';
-import type { TemplateField } from '../../templateFields/templateFields';
-import { lineFields, templateFields } from '../../templateFields/templateFields';
+import type { TemplateField, TemplateSource } from '../../templateFields/templateFields';
+import { lineFields, sourceOf, templateFields } from '../../templateFields/templateFields';
 
 export const properties: INodeProperties[] = [
 	{
@@ -60,14 +60,6 @@ function tooLargeToList(error: TemplateTooLarge): InputError {
 	return new InputError(error.message, 'Read its fields in the dashboard instead');
 }
 
-/** The body and sample data of the version asked for: the published, or the draft without one. */
-function versionOf(template: IDataObject, asked: string) {
-	const published = asked !== 'draft' && typeof template.body === 'string' && template.body !== '';
-	return published
-		? { version: 'published', body: template.body, sampleData: template.sample_data }
-		: { version: 'draft', body: template.body_draft, sampleData: template.sample_data_draft };
-}
-
 /**
  * The fields a template's body reads (loop fields and fields behind filters included), typed
  * from its sample data, and which of them the sample data lacks: what a payload should hold.
@@ -75,11 +67,13 @@ function versionOf(template: IDataObject, asked: string) {
 export const execute = perItem(
 	(ctx, i) => ({
 		id: readTemplateId(ctx, i),
-		version: ctx.getNodeParameter('version', i, 'published') as string,
+		version: (ctx.getNodeParameter('version', i, 'published') === 'draft'
+			? 'draft'
+			: 'published') as TemplateSource['version'],
 	}),
 	async (ctx, asked, i) => {
 		const template = await getTemplate(ctx, asked.id, { itemIndex: i });
-		const { version, body, sampleData } = versionOf(template, asked.version);
+		const { version, body, sampleData } = sourceOf(template, asked.version);
 		let fields: TemplateField[];
 		try {
 			fields = templateFields(body, sampleData);
