@@ -90,9 +90,9 @@ const AI_TYPES = { string: 'string', number: 'number', boolean: 'boolean' };
  * sandbox's template), each left to the model: the mapping n8n stores for the tool node.
  */
 function payslipMapping(sb) {
-	const { mapperFields, templateFields } = require(
-		path.join(root, 'dist', 'nodes', 'DocumentGeneration', 'templateFields', 'mapping.js'),
-	);
+	const folder = path.join(root, 'dist', 'nodes', 'DocumentGeneration', 'templateFields');
+	const { mapperFields } = require(path.join(folder, 'resourceMapper.js'));
+	const { templateFields } = require(path.join(folder, 'templateFields.js'));
 	const template = sb.templates.find((t) => t.identifier === 'payslip');
 	const fields = mapperFields(templateFields(template.body, template.sample_data)).filter(
 		(f) => !/in the sample data only/.test(f.displayName),

@@ -78,8 +78,7 @@ export function networkFailure(error: unknown): { code: string; detail: string |
 		chain.push(current as ErrorLevel);
 		current = (current as { cause?: unknown }).cause;
 	}
-	const innermost = chain[chain.length - 1];
-	const detail = typeof innermost?.message === 'string' ? innermost.message : undefined;
+	const detail = innermostText(chain);
 	for (const level of chain) {
 		// n8n 2.x keeps the axios error as the cause, with its `code`; n8n 1.x keeps no cause
 		// and puts the code into the wrapper's `httpCode` (and the original text into `messages`).
@@ -101,6 +100,15 @@ export function networkFailure(error: unknown): { code: string; detail: string |
 		if (m && m[1] !== 'ERROR') return { code: m[1], detail };
 	}
 	return { code: 'EUNKNOWN', detail };
+}
+
+/** The deepest level's own text; n8n 1.x keeps no cause but the original text in `messages`. */
+function innermostText(chain: ErrorLevel[]): string | undefined {
+	const innermost = chain[chain.length - 1];
+	const kept =
+		chain.length === 1 && Array.isArray(innermost?.messages) ? innermost.messages[0] : undefined;
+	if (typeof kept === 'string') return kept;
+	return typeof innermost?.message === 'string' ? innermost.message : undefined;
 }
 
 export type NetworkKind = 'never-sent' | 'broken' | 'timeout' | 'other';

@@ -17,12 +17,7 @@ import {
 	keys,
 	outcomeOf,
 } from '../../../harness/pathologicalTemplates';
-import {
-	type IDataObject,
-	type INodeParameters,
-	NodeHelpers,
-	type ResourceMapperField,
-} from 'n8n-workflow';
+import { type IDataObject, type INodeParameters, type ResourceMapperField } from 'n8n-workflow';
 import {
 	addTemplate,
 	addTemplate as addNamedTemplate,
@@ -37,6 +32,7 @@ import { useSandbox } from '../../../harness/use-sandbox';
 import { apiRequests, byId, run, sentPayloads, templateId } from '../helpers';
 import type { Sandbox } from '../../../sandbox';
 import { editorNode, loadPackage } from '../../../harness';
+import { nodeParameterIssues } from '../../../harness/versions';
 
 describe('the payload from mapped values', () => {
 	describe('the payload from mapped values', () => {
@@ -874,7 +870,7 @@ describe('hostile templates in the editor and at run time', () => {
 				} as unknown as INodeParameters,
 			};
 			const node = editorNode(pkg, 'documentGeneration', parameters, { name: 'Create' });
-			const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
+			const issues = nodeParameterIssues(description.properties, node, description);
 			expect(issues?.parameters ?? {}).toEqual({});
 		});
 

@@ -334,6 +334,10 @@ describe('networkFailure', () => {
 		expect(networkFailure(v1('ECONNABORTED', 'timeout of 1000ms exceeded')).code).toBe(
 			'ECONNABORTED',
 		);
+		// The kept text, not the wrapper's own, is the detail a user reads.
+		expect(networkFailure(v1('ECONNABORTED', 'timeout of 1000ms exceeded')).detail).toBe(
+			'timeout of 1000ms exceeded',
+		);
 		// An HTTP status in httpCode is not a network code; the kept text still names the failure.
 		expect(networkFailure(v1('503', 'socket hang up')).code).toBe('ECONNRESET');
 	});
