@@ -48,9 +48,10 @@ const DELIVERY_LIMIT = {
 	advice: 'n8n answered the delivery with an error, so the service sends it again later.',
 };
 
-/** "When a document is ready", "… or fails", "… or the quota runs low", from the Events; none without. */
+/** "When a document is ready", "… or fails", "… or the quota runs low", from the Events; none without
+ * (no arrow functions: n8n 1.x's expressions refuse them). */
 const SUBTITLE =
-	'={{ [[($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "a document is ready or fails" : "a document fails") : (($parameter["events"] || []).includes("success") ? "a document is ready" : ""), ($parameter["events"] || []).includes("quotaWarning") ? "the quota runs low" : ""].filter(String).join(" or ")].filter(String).map((events) => "When " + events).join("") }}';
+	'={{ [($parameter["events"] || []).includes("failure") ? (($parameter["events"] || []).includes("success") ? "a document is ready or fails" : "a document fails") : (($parameter["events"] || []).includes("success") ? "a document is ready" : ""), ($parameter["events"] || []).includes("quotaWarning") ? "the quota runs low" : ""].filter(String).join(" or ").replace(/^(?=.)/, "When ") }}';
 
 export class DocumentGenerationWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
