@@ -92,6 +92,11 @@ export function createWithOptions(sb: Sandbox, options: INodeParameters = {}): I
 	return numberedCreate(sb, { options });
 }
 
+/** `numberedCreate` with the Unique Key `INV-<n>` of each item, plus any other Options. */
+export function keyedCreate(sb: Sandbox, options: INodeParameters = {}): INodeParameters {
+	return createWithOptions(sb, { uniqueKey: '={{ "INV-" + $json.n }}', ...options });
+}
+
 /** Runs Start -> Document Generation with the given parameters against the sandbox. */
 export async function run(
 	sb: Sandbox,
