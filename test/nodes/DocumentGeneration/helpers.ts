@@ -56,6 +56,30 @@ export const LINE_MAPPER_TYPE_OPTIONS = {
 	},
 };
 
+/** Status as create and update show it (Pending by default, or Draft), with these help texts. */
+export function statusField(help: {
+	field: string;
+	pending: string;
+	draft: string;
+}): INodeProperties {
+	return {
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Pending (Generate Now)', value: 'pending', description: help.pending },
+			{ name: 'Draft', value: 'draft', description: help.draft },
+		],
+		default: 'pending',
+		description: help.field,
+	};
+}
+
+/** Meta (JSON) as create and update show it, with this help text. */
+export function metaField(description: string): INodeProperties {
+	return { displayName: 'Meta (JSON)', name: 'meta', type: 'json', default: '{}', description };
+}
+
 /** Items numbered 0 … n-1 as `{ n }`. */
 export function numbered(n: number): IDataObject[] {
 	return Array.from({ length: n }, (_, i) => ({ n: i }));
