@@ -5,15 +5,8 @@
 import { parameterIssue } from '../harness/versions';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness';
-import {
-	JS_ERROR_TEXT,
-	creds,
-	expectCleanError,
-	locator,
-	op,
-	useResilienceFixture,
-} from './helpers';
+import { CONTINUE, run } from '../nodes/DocumentGeneration/helpers';
+import { JS_ERROR_TEXT, expectCleanError, locator, op, useResilienceFixture } from './helpers';
 
 const fx = useResilienceFixture();
 const sb = fx.sb;
@@ -208,11 +201,7 @@ const cases: Case[] = [
 ];
 
 test.each(cases)('%s → refused, nothing sent', async (_label, parameters, message, v) => {
-	const r = await runNode({
-		parameters: parameters(),
-		items: [v === null ? {} : { v: v as string }],
-		credentials: creds(sb),
-	});
+	const r = await run(sb, parameters(), [v === null ? {} : { v: v as string }]);
 	const e = expectCleanError(r.error, 0);
 	expect(e.name).toBe('NodeOperationError');
 	expect(e.message).toMatch(message);
@@ -222,30 +211,26 @@ test.each(cases)('%s → refused, nothing sent', async (_label, parameters, mess
 });
 
 test('a literal ID that is not a UUID is stopped by n8n itself before the run (parameter issues), nothing sent', async () => {
-	await expect(
-		runNode({ parameters: op.get('not-a-uuid'), credentials: creds(sb) }),
-	).rejects.toThrow(parameterIssue(/has issues[\s\S]*Not a valid document ID/));
+	await expect(run(sb, op.get('not-a-uuid'))).rejects.toThrow(
+		parameterIssue(/has issues[\s\S]*Not a valid document ID/),
+	);
 	expect(sb.count()).toBe(0);
 });
 
 test('create checks every item before sending anything: a bad third item stops all, naming item 3', async () => {
-	const r = await runNode({
-		parameters: op.create(fx.templateId, { payload: '={{ $json.payload }}' }),
-		items: [{ payload: { a: 1 } }, { payload: { b: 2 } }, { payload: [1, 2] }],
-		credentials: creds(sb),
-	});
+	const r = await run(sb, op.create(fx.templateId, { payload: '={{ $json.payload }}' }), [
+		{ payload: { a: 1 } },
+		{ payload: { b: 2 } },
+		{ payload: [1, 2] },
+	]);
 	const e = expectCleanError(r.error, 2);
 	expect(e.message).toMatch(/payload must be one JSON object, but it is an array \(item 3\)/);
 	expect(sb.count()).toBe(0);
 });
 
 test('under "continue on fail", refused items become error items and the good ones go through', async () => {
-	const r = await runNode({
-		parameters: op.get('={{ $json.id }}'),
-		items: [{ id: fx.docId }, { id: 'nope' }, { id: '' }],
-		credentials: creds(sb),
-		nodeSettings: { onError: 'continueRegularOutput' },
-	});
+	const items = [{ id: fx.docId }, { id: 'nope' }, { id: '' }];
+	const r = await run(sb, op.get('={{ $json.id }}'), items, CONTINUE);
 	expect(r.error).toBeUndefined();
 	expect(r.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	expect(r.items[0].json.id).toBe(fx.docId);

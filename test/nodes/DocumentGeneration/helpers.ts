@@ -56,6 +56,30 @@ export const LINE_MAPPER_TYPE_OPTIONS = {
 	},
 };
 
+/** Status as create and update show it (Pending by default, or Draft), with these help texts. */
+export function statusField(help: {
+	field: string;
+	pending: string;
+	draft: string;
+}): INodeProperties {
+	return {
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Pending (Generate Now)', value: 'pending', description: help.pending },
+			{ name: 'Draft', value: 'draft', description: help.draft },
+		],
+		default: 'pending',
+		description: help.field,
+	};
+}
+
+/** Meta (JSON) as create and update show it, with this help text. */
+export function metaField(description: string): INodeProperties {
+	return { displayName: 'Meta (JSON)', name: 'meta', type: 'json', default: '{}', description };
+}
+
 /** Items numbered 0 … n-1 as `{ n }`. */
 export function numbered(n: number): IDataObject[] {
 	return Array.from({ length: n }, (_, i) => ({ n: i }));
@@ -90,6 +114,11 @@ export function numberedCreate(sb: Sandbox, extra: INodeParameters = {}): INodeP
 /** `numberedCreate` with these Options (Max Wait for Rate Limit, a Unique Key, …). */
 export function createWithOptions(sb: Sandbox, options: INodeParameters = {}): INodeParameters {
 	return numberedCreate(sb, { options });
+}
+
+/** `numberedCreate` with the Unique Key `INV-<n>` of each item, plus any other Options. */
+export function keyedCreate(sb: Sandbox, options: INodeParameters = {}): INodeParameters {
+	return createWithOptions(sb, { uniqueKey: '={{ "INV-" + $json.n }}', ...options });
 }
 
 /** Runs Start -> Document Generation with the given parameters against the sandbox. */

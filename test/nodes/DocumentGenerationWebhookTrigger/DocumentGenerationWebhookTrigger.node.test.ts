@@ -7,12 +7,7 @@
  * this file: the loader is cached): mutation testing counts a property as reached only by the
  * test that loads it. Needs `npm run build` first.
  */
-import type {
-	INodeParameters,
-	INodeProperties,
-	INodePropertyOptions,
-	INodeTypeDescription,
-} from 'n8n-workflow';
+import type { INodeParameters, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import {
 	CREDENTIAL_TYPE,
@@ -104,31 +99,36 @@ function expectEvents(webhook: INodeTypeDescription, polling: INodeTypeDescripti
 	expect(events.required).toBe(true);
 }
 
-/** The words on the notices, Registration, Workspace and Filters. */
+/** The words on the notices, Workspace and Filters; Registration as a whole, its values included. */
 function expectWords(webhook: INodeTypeDescription): void {
 	const words = (name: string) => wordsOf(propertyNamed(webhook, name));
 	expect(words('signingNotice')).toEqual({
 		label:
 			'Without a Webhook Signing Secret in the credential, deliveries are not trusted: each document is read back from the API (one run per document version, every delivery answered alike) and Quota Warnings are ignored. To sign them, copy the endpoint’s signing secret (whsec_…) from the dashboard (Webhooks) into the credential’s Webhook Signing Secret.',
 	});
-	expect(words('registration')).toEqual({
-		label: 'Registration',
+	const registration = propertyNamed(webhook, 'registration');
+	expect({ ...registration, options: undefined }).toEqual({
+		displayName: 'Registration',
+		name: 'registration',
+		type: 'options',
+		default: 'automatic',
 		description: 'How the service learns where to send its webhooks',
-		options: [
-			{
-				label: 'Automatic',
-				description:
-					'Register the webhook with the service when the workflow is activated, and remove it when deactivated',
-			},
-			{
-				label: 'Manual',
-				description: 'Add the Production URL shown above to the dashboard (Webhooks) yourself',
-			},
-		],
+		options: undefined,
 	});
-	expect(
-		propertyNamed(webhook, 'registration').options?.map((o) => (o as INodePropertyOptions).value),
-	).toEqual(['automatic', 'manual']);
+	// Each option's stored value with the words the editor shows on it.
+	expect(registration.options).toEqual([
+		{
+			name: 'Automatic',
+			value: 'automatic',
+			description:
+				'Register the webhook with the service when the workflow is activated, and remove it when deactivated',
+		},
+		{
+			name: 'Manual',
+			value: 'manual',
+			description: 'Add the Production URL shown above to the dashboard (Webhooks) yourself',
+		},
+	]);
 	expect(words('manualNotice')).toEqual({
 		label:
 			'Copy the Production URL shown above into the dashboard (Webhooks → add an endpoint for the chosen events), and paste its signing secret (whsec_…) into the credential so that only signed deliveries are accepted',

@@ -10,7 +10,16 @@ import {
 	expectWorded,
 	optionValues as values,
 } from '../../../harness/propertyWording';
-import { byId, creates, onDocument, run, templateId, writes } from '../helpers';
+import {
+	byId,
+	creates,
+	metaField,
+	onDocument,
+	run,
+	statusField,
+	templateId,
+	writes,
+} from '../helpers';
 import {
 	checkImageMeta,
 	readFilename,
@@ -45,14 +54,11 @@ describe('Update Fields in the editor', () => {
 		expect(filename.description).toBe(
 			'Name of the generated file (stored as meta._filename). With Meta it is merged into the new meta; alone it is added to the current meta.',
 		);
-		expect(meta).toEqual({
-			displayName: 'Meta (JSON)',
-			name: 'meta',
-			type: 'json',
-			default: '{}',
-			description:
+		expect(meta).toEqual(
+			metaField(
 				'Replaces the meta data of the document as a whole: one JSON object, e.g. {"order_id": "A-1001"} ({} clears it)',
-		});
+			),
+		);
 		expect(payload).toEqual({
 			displayName: 'Payload (JSON)',
 			name: 'payload',
@@ -60,21 +66,13 @@ describe('Update Fields in the editor', () => {
 			default: '{}',
 			description: 'Replaces the data of the document: one JSON object (never a list)',
 		});
-		expect(status).toEqual({
-			displayName: 'Status',
-			name: 'status',
-			type: 'options',
-			options: [
-				{
-					name: 'Pending (Generate Now)',
-					value: 'pending',
-					description: 'Generate the file (again) now',
-				},
-				{ name: 'Draft', value: 'draft', description: 'Keep it as a draft' },
-			],
-			default: 'pending',
-			description: 'Set to Pending to (re)generate the file',
-		});
+		expect(status).toEqual(
+			statusField({
+				field: 'Set to Pending to (re)generate the file',
+				pending: 'Generate the file (again) now',
+				draft: 'Keep it as a draft',
+			}),
+		);
 		expect(template).toMatchObject({
 			displayName: 'Template',
 			name: 'templateId',

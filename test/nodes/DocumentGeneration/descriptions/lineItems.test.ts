@@ -7,7 +7,6 @@ import type {
 	IDataObject,
 	INodeParameters,
 	INodeProperties,
-	INodePropertyOptions,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { displayedProperties, loadPackage, wordsOf } from '../../../harness';
@@ -166,8 +165,7 @@ describe('what the editor shows', () => {
 		]);
 
 		// The values a saved workflow stores.
-		const optionValues = (name: string) =>
-			(byName[name].options as INodePropertyOptions[]).map((o) => o.value);
+		const optionValues = (name: string) => values(byName[name]);
 		expect(optionValues('grouping')).toEqual(['perItem', 'all', 'byKey']);
 		expect(optionValues('lineMode')).toEqual(['json', 'fields', 'templateFields']);
 
@@ -268,6 +266,16 @@ describe('the words the editor shows', () => {
 	});
 });
 
+/** Create by Group By `$json.order`, not waited for; `extra` gives the lines' path and line. */
+function groupedCreate(sb: Sandbox, extra: INodeParameters): INodeParameters {
+	return invoiceCreate(sb, '={{ { "order": $json.order } }}', {
+		grouping: 'byKey',
+		groupKey: '={{ $json.order }}',
+		waitForCompletion: false,
+		...extra,
+	});
+}
+
 describe('documents from many items', () => {
 	const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
@@ -281,16 +289,12 @@ describe('documents from many items', () => {
 		{ order: 'B', product: 'Lamp', qty: 3 },
 	];
 
-	function grouped(extra: INodeParameters = {}): INodeParameters {
-		return invoiceCreate(sb, '={{ { "order": $json.order } }}', {
-			grouping: 'byKey',
-			groupKey: '={{ $json.order }}',
+	const grouped = (extra: INodeParameters = {}) =>
+		groupedCreate(sb, {
 			linesPath: 'invoice.lines',
 			line: '={{ { "description": $json.product, "quantity": $json.qty } }}',
-			waitForCompletion: false,
 			...extra,
 		});
-	}
 
 	/** The payload the sandbox stored for a created document. */
 	function storedPayload(box: Sandbox, id: unknown): IDataObject {
@@ -523,16 +527,12 @@ describe('documents from many items', () => {
 describe('the bounds and what is refused', () => {
 	const sb = useSandbox({ pendingMs: 10, generatingMs: 30 });
 
-	function grouped(extra: INodeParameters = {}): INodeParameters {
-		return invoiceCreate(sb, '={{ { "order": $json.order } }}', {
-			grouping: 'byKey',
-			groupKey: '={{ $json.order }}',
+	const grouped = (extra: INodeParameters = {}) =>
+		groupedCreate(sb, {
 			linesPath: 'lines',
 			line: '={{ { "product": $json.product } }}',
-			waitForCompletion: false,
 			...extra,
 		});
-	}
 
 	/** The lines of each create sent, in the order sent (a payload goes out as an object or as JSON text). */
 	const sentLines = () =>

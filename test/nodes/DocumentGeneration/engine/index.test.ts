@@ -13,6 +13,7 @@ import {
 	byId,
 	cardRequests,
 	creates,
+	keyedCreate,
 	listRequests,
 	numbered,
 	numberedCreate,
@@ -294,9 +295,7 @@ describe('with a Unique Key, a look-up that fails sends no write', () => {
 		async (_what, fault, message, batches) => {
 			await withSandbox({}, async (sb) => {
 				const seeded = sb.documents.size;
-				const parameters = numberedCreate(sb, {
-					options: { uniqueKey: '={{ "INV-" + $json.n }}' },
-				});
+				const parameters = keyedCreate(sb);
 				for (const items of batches.map(numbered)) {
 					sb.faults.add({
 						type: 'status',

@@ -8,7 +8,7 @@
  */
 import { spawn } from 'child_process';
 import * as path from 'path';
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 
 import {
 	credentialsFor,
@@ -25,9 +25,10 @@ import {
 	apiRequests,
 	byId,
 	creates,
+	keyedCreate,
 	listRequests,
 	numbered,
-	numberedCreate,
+	numberedCreate as create,
 	run,
 	templateId,
 	withSandbox,
@@ -36,9 +37,6 @@ import {
 import { statusFault } from '../../../harness/fixtures';
 
 const NODE = 'Document Generation';
-const create = numberedCreate;
-const keyed = (sb: Sandbox, options: IDataObject = {}) =>
-	create(sb, { options: { uniqueKey: '={{ "INV-" + $json.n }}', ...options } });
 
 /** Node settings: Retry On Fail with `tries` tries, none waited between. */
 const retries = (tries: number): NodeSettings => ({
@@ -157,8 +155,8 @@ describe('Retry On Fail, with nothing configured', () => {
 describe('a Unique Key', () => {
 	test('the same record in two executions: one document, both outputs name it with the file', async () => {
 		await withSandbox({}, async (sb) => {
-			const first = await run(sb, keyed(sb), [{ n: 1 }]);
-			const second = await run(sb, keyed(sb), [{ n: 1 }]);
+			const first = await run(sb, keyedCreate(sb), [{ n: 1 }]);
+			const second = await run(sb, keyedCreate(sb), [{ n: 1 }]);
 			expect(sb.documents.size).toBe(1);
 			expect(second.items[0].json.id).toBe(first.items[0].json.id);
 			expect(first.items[0].json.origin).toBe('created');
@@ -177,7 +175,7 @@ describe('a Unique Key', () => {
 		// then half of them finish and the others start generating again, two at a time, so the
 		// second run reuses some and waits for the others.
 		await withSandbox({ workers: 2, pendingMs: 600_000, generatingMs: 150 }, async (sb) => {
-			const parameters = keyed(sb, { waitTimeout: 1 });
+			const parameters = keyedCreate(sb, { waitTimeout: 1 });
 			const first = await run(sb, parameters, numbered(30), CONTINUE);
 			const timedOut = first.items.filter((i) =>
 				/still (pending|generating)/.test(String(i.json.error)),
@@ -189,7 +187,7 @@ describe('a Unique Key', () => {
 				sb.updateDocument(id, { status: i % 2 ? 'pending' : 'success' }),
 			);
 			sb.resetRequests();
-			const second = await run(sb, keyed(sb, { waitTimeout: 60 }), numbered(30), CONTINUE);
+			const second = await run(sb, keyedCreate(sb, { waitTimeout: 60 }), numbered(30), CONTINUE);
 			expect(second.error).toBeUndefined();
 			expectOneDocumentEach(sb, second.items, 30);
 			expect(second.items.every((i) => i.json.status === 'success' && i.binary?.data)).toBe(true);
@@ -210,7 +208,7 @@ describe('a Unique Key', () => {
 				after: 12,
 				times: Infinity,
 			});
-			const parameters = keyed(sb);
+			const parameters = keyedCreate(sb);
 			const child = spawn(
 				process.execPath,
 				[
@@ -247,7 +245,7 @@ describe('a Unique Key', () => {
 
 	test('a key twice in one batch: one document, both items output it, and a hint says so', async () => {
 		await withSandbox({}, async (sb) => {
-			const result = await run(sb, keyed(sb), [{ n: 1 }, { n: 2 }, { n: 1 }]);
+			const result = await run(sb, keyedCreate(sb), [{ n: 1 }, { n: 2 }, { n: 1 }]);
 			expect(sb.documents.size).toBe(2);
 			expect(result.items[2].json.id).toBe(result.items[0].json.id);
 			expect(result.items[2].binary?.data).toBeDefined();
@@ -287,12 +285,15 @@ describe('a Unique Key', () => {
 
 	test("a key's document that failed is generated again (update to pending), one that is pending is waited for", async () => {
 		await withSandbox({}, async (sb) => {
-			const first = await run(sb, keyed(sb, { waitForCompletion: false }), [{ n: 1 }, { n: 2 }]);
+			const first = await run(sb, keyedCreate(sb, { waitForCompletion: false }), [
+				{ n: 1 },
+				{ n: 2 },
+			]);
 			const [failedId, pendingId] = first.items.map((i) => String(i.json.id));
 			sb.updateDocument(failedId, { status: 'failure', failure_cause: 'boom' });
 			sb.updateDocument(pendingId, { status: 'pending' });
 			sb.resetRequests();
-			const again = await run(sb, keyed(sb), [{ n: 1 }, { n: 2 }]);
+			const again = await run(sb, keyedCreate(sb), [{ n: 1 }, { n: 2 }]);
 			expect(again.error).toBeUndefined();
 			expect(sb.documents.size).toBe(2);
 			expect(again.items.map((i) => [i.json.id, i.json.status, i.json.origin])).toEqual([
@@ -308,9 +309,9 @@ describe('a Unique Key', () => {
 
 	test("a key's document deleted since is created again", async () => {
 		await withSandbox({}, async (sb) => {
-			const first = await run(sb, keyed(sb), [{ n: 1 }]);
+			const first = await run(sb, keyedCreate(sb), [{ n: 1 }]);
 			sb.deleteDocument(String(first.items[0].json.id));
-			const again = await run(sb, keyed(sb), [{ n: 1 }]);
+			const again = await run(sb, keyedCreate(sb), [{ n: 1 }]);
 			expect(again.items[0].json.origin).toBe('created');
 			expect(again.items[0].json.id).not.toBe(first.items[0].json.id);
 			expect(sb.documents.size).toBe(1);
@@ -351,7 +352,7 @@ describe('a Unique Key', () => {
 	test("a key's document updated while the look-up reads the list (it moves to page 1 after page 1 was read) is still found", async () => {
 		// Pages of 24 (a service that ignores page[size]): the key's document is on page 2.
 		await withSandbox({ honourPageSize: false }, async (sb) => {
-			const first = await run(sb, keyed(sb), [{ n: 1 }]);
+			const first = await run(sb, keyedCreate(sb), [{ n: 1 }]);
 			const id = String(first.items[0].json.id);
 			sb.updateDocument(id, { updated_at: Date.now() - 3600_000 });
 			// 30 newer documents: the key's is on page 2 of a list ordered by update time.
@@ -369,7 +370,7 @@ describe('a Unique Key', () => {
 				path: '/api/v1/document_cards',
 				after: 1,
 			});
-			const again = run(sb, keyed(sb), [{ n: 1 }]);
+			const again = run(sb, keyedCreate(sb), [{ n: 1 }]);
 			while (listRequests(sb).length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
 			sb.updateDocument(id, {});
 			const result = await again;
@@ -397,7 +398,7 @@ describe('a Unique Key', () => {
 			await run(sb, create(sb), numbered(10));
 			const without = listRequests(sb).length;
 			sb.resetRequests();
-			const result = await run(sb, keyed(sb), numbered(10));
+			const result = await run(sb, keyedCreate(sb), numbered(10));
 			expect(result.error).toBeUndefined();
 			const lookUp = listRequests(sb).length - without;
 			expect(lookUp).toBeGreaterThanOrEqual(20);
@@ -422,7 +423,7 @@ describe('a Unique Key', () => {
 });
 /** Two items with one Unique Key, the first on the invoice template, the second on the receipt. */
 function sameKeyTwoTemplates(sb: Sandbox, keyConflict: 'fail' | 'regenerate') {
-	const parameters = numberedCreate(sb, {
+	const parameters = create(sb, {
 		templateId: byId('={{ $json.t }}'),
 		options: { uniqueKey: 'K-1', keyConflict },
 	});

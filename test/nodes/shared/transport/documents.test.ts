@@ -21,6 +21,7 @@ import { type LoggedRequest, type Sandbox, startSandbox } from '../../../sandbox
 import {
 	apiRequests,
 	CONTINUE,
+	keyedCreate,
 	listRequests,
 	numbered,
 	numberedCreate,
@@ -215,9 +216,7 @@ describe.each(honourings)('a service that %s', (label, honourPageSize) => {
 			expect(plain.items.filter((i) => i.json.status === 'success')).toHaveLength(12);
 			const plainRequests = apiRequests(sb).length;
 			sb.resetRequests();
-			const keyedParameters = numberedCreate(sb, {
-				options: { uniqueKey: '={{ "INV-" + $json.n }}' },
-			});
+			const keyedParameters = keyedCreate(sb);
 			const keyed = await run(sb, keyedParameters, numbered(12));
 			expect(keyed.error).toBeUndefined();
 			expect(keyed.items.filter((i) => i.json.origin === 'created')).toHaveLength(12);

@@ -4,6 +4,7 @@
  */
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { displayedNames, loadPackage, propertyNamed } from '../../../../../harness';
+import { metaField, statusField } from '../../../helpers';
 
 const ON_CREATE = { resource: ['document'], operation: ['create'] };
 
@@ -53,33 +54,22 @@ function expectAdditionalFields(action: INodeTypeDescription): void {
 		description:
 			'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
 	});
-	expect(meta).toEqual({
-		displayName: 'Meta (JSON)',
-		name: 'meta',
-		type: 'json',
-		default: '{}',
-		description:
+	expect(meta).toEqual(
+		metaField(
 			'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
-	});
+		),
+	);
 }
 
 // One test: mutation testing credits the fields only to the test during which the package loaded.
 test('Status, Wait for Completion, Download File and Additional Fields: words, defaults, and when each shows', async () => {
 	const action = (await loadPackage()).nodeDescription('documentGeneration');
 	expect(createProperty(action, 'status')).toEqual({
-		displayName: 'Status',
-		name: 'status',
-		type: 'options',
-		options: [
-			{
-				name: 'Pending (Generate Now)',
-				value: 'pending',
-				description: 'Store the document and generate the file at once',
-			},
-			{ name: 'Draft', value: 'draft', description: 'Store the document without generating it' },
-		],
-		default: 'pending',
-		description: 'Whether to generate the file now or keep the document as a draft',
+		...statusField({
+			field: 'Whether to generate the file now or keep the document as a draft',
+			pending: 'Store the document and generate the file at once',
+			draft: 'Store the document without generating it',
+		}),
 		displayOptions: { show: ON_CREATE },
 	});
 	expect(createProperty(action, 'waitForCompletion')).toEqual({
