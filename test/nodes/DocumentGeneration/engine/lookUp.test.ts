@@ -285,7 +285,7 @@ describe('a Unique Key', () => {
 
 	test("a key's document that failed is generated again (update to pending), one that is pending is waited for", async () => {
 		await withSandbox({}, async (sb) => {
-			const first = await run(sb, keyedCreate(sb, { waitForCompletion: false }), [
+			const first = await run(sb, { ...keyedCreate(sb), waitForCompletion: false }, [
 				{ n: 1 },
 				{ n: 2 },
 			]);
