@@ -1,12 +1,5 @@
-/**
- * The polling trigger: one list walk per chosen event (`q[status]`), bounded by
- * `q[updated_since]` on the service's own timestamps; each document fires once per time it
- * reaches a chosen state, oldest first. The cursor and de-duplication live in `cursor.ts`
- * (pure), the list reading in `list.ts`; this file is the n8n side.
- *
- * Static data is written only at the very end of a successful poll, so a poll that fails
- * halfway (n8n does not save its static data) loses nothing: the next one sees it all again.
- */
+// The polling trigger: per chosen event, each document fires once per time it reaches that state.
+// Static data is written only at the end of a successful poll, so a failed poll loses nothing.
 import type {
 	IDataObject,
 	INodeExecutionData,
@@ -23,7 +16,6 @@ import {
 	templateIdsFilter,
 	workspaceIdFilter,
 } from '../shared/descriptions';
-import type { DownloadedFile } from '../shared/transport';
 import {
 	downloadToBinary,
 	withLinkOf,
@@ -41,7 +33,6 @@ import {
 	advance,
 	cursorForNewEvent,
 	initialCursor,
-	matches,
 	mergeCursors,
 	newest,
 	oldestFirst,
@@ -70,7 +61,7 @@ async function attachFiles(
 	const files = await mapConcurrent(
 		wanted,
 		CONCURRENCY,
-		async ({ entry, index }): Promise<DownloadedFile> =>
+		async ({ entry, index }) =>
 			await downloadToBinary(ctx, entry.card as IDataObject, index, {
 				fetchedAt: run.fetchedAt.get(entry.key),
 				maxFileBytes: settings.maxFileBytes,
@@ -104,7 +95,7 @@ async function manualRun(ctx: IPollFunctions, settings: Settings): Promise<INode
 		if (top) candidates.push(top);
 	}
 	const latest = newest(candidates);
-	if (!latest) {
+	if (!latest)
 		throw new NodeOperationError(
 			ctx.getNode(),
 			'No document matched the trigger: there is no finished document to show yet',
@@ -112,18 +103,12 @@ async function manualRun(ctx: IPollFunctions, settings: Settings): Promise<INode
 				description: `No document has ${await describeFilters(ctx, settings)}. Generate one (for example with the Document Generation node, Create with status "Pending"), or widen Events and Filters, then fetch a test event again.`,
 			},
 		);
-	}
 	const items = [toItem(latest)];
 	await attachFiles(ctx, run, settings, [latest], items);
 	return [items];
 }
 
-interface EventOutcome {
-	event: TriggerEvent;
-	/** What this poll computed from the state it started with. */
-	next: EventCursor;
-	fresh: Entry[];
-}
+type EventOutcome = { event: TriggerEvent; next: EventCursor; fresh: Entry[] };
 
 /** What a poll may wait for the service's request limit, and what to say when it asks more. */
 const POLL_LIMIT = {
@@ -132,12 +117,7 @@ const POLL_LIMIT = {
 		'this poll fired nothing and changed nothing, and the next poll tries again. If it keeps happening, other workflows use up the request limit of this account: spread them over time, poll less often, or move to a plan with a higher limit.',
 };
 
-/** What every event's walk of one poll shares. */
-interface PollScope {
-	ctx: IPollFunctions;
-	run: PollRun;
-	settings: Settings;
-}
+type PollScope = { ctx: IPollFunctions; run: PollRun; settings: Settings };
 
 /** First poll of the trigger for an event: remember where the list is, fire no history. */
 async function firstLook(scope: PollScope, event: TriggerEvent): Promise<EventOutcome> {
@@ -153,7 +133,7 @@ async function firstLook(scope: PollScope, event: TriggerEvent): Promise<EventOu
 	return { event, next, fresh: [] };
 }
 
-/** One event's list walked from its cursor: the documents that reached it since, and the next cursor. */
+/** One event's list from its cursor: the documents that reached it since, and the next cursor. */
 async function walkEvent(
 	scope: PollScope,
 	event: TriggerEvent,
@@ -161,42 +141,30 @@ async function walkEvent(
 ): Promise<EventOutcome> {
 	const { ctx, run, settings } = scope;
 	const started = Date.now();
-	const { walk, settled, requests } = await walkList(
-		ctx,
-		run,
-		listFilters(settings, event, prev.since),
-		new Walk(prev),
-		started,
-	);
-	if (!settled) {
+	const filters = listFilters(settings, event, prev.since);
+	const { walk, settled, requests } = await walkList(ctx, run, filters, new Walk(prev), started);
+	if (!settled)
 		ctx.logger?.warn?.(
 			`Document Generation Trigger: the "${event}" list kept changing over ${walk.passes} walks; the next poll looks at the same window again`,
 		);
-	}
 	ctx.logger?.debug?.(
 		`Document Generation Trigger: "${event}" list walked in ${requests} request(s), ${walk.passes} walk(s)`,
 	);
-	const entries = [...walk.entries.values()].filter((entry) =>
-		matches(entry.card, event, settings.filter),
-	);
+	const entries = walk.matching(event, settings.filter);
 	const { next, fresh } = advance(prev, entries, settled, factsSince(run, started));
 	return { event, next, fresh };
 }
 
-/**
- * Writes the cursors, synchronously: against the live state, in case another poll of this
- * trigger overlapped this one and already fired some of these. Returns the keys this poll fires.
- */
+/** Writes the cursors over the live state (a poll may have overlapped); the keys this one fires. */
 function commit(staticData: IDataObject, outcomes: EventOutcome[]): Set<string> {
 	const live = readState(staticData);
 	const state: TriggerState = {};
 	const fired = new Set<string>();
 	for (const outcome of outcomes) {
 		const current = live[outcome.event];
-		for (const entry of outcome.fresh) {
+		for (const entry of outcome.fresh)
 			if (!current || !Object.prototype.hasOwnProperty.call(current.seen, entry.key))
 				fired.add(entry.key);
-		}
 		state[outcome.event] = current ? mergeCursors(current, outcome.next) : outcome.next;
 	}
 	const serialized = serializeState(state);
@@ -223,13 +191,10 @@ async function pollOnce(this: IPollFunctions): Promise<INodeExecutionData[][] | 
 		const prev = before[event] ?? cursorForNewEvent(before);
 		outcomes.push(prev ? await walkEvent(scope, event, prev) : await firstLook(scope, event));
 	}
-
-	// Files before the state is written: a download that fails fails the poll, and the next
-	// poll fires the same documents again.
+	// Files before the state is written: a failed download fails the poll; the next fires them again.
 	const candidates = outcomes.flatMap((o) => o.fresh).sort(oldestFirst);
 	const candidateItems = candidates.map(toItem);
 	await attachFiles(this, scope.run, settings, candidates, candidateItems);
-
 	const fired = commit(staticData, outcomes);
 	const items = candidateItems.filter((_, i) => fired.has(candidates[i].key));
 	return items.length ? [items] : null;

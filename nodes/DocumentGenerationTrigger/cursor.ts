@@ -1,9 +1,4 @@
-/**
- * The polling trigger's model of the list, pure (no n8n, no HTTP, no host clock): events as
- * keys, time bounds and the service's clock; the walks of one poll over one event's list; and
- * the cursor per event kept in the node's static data, where the next poll starts and what it
- * must not fire again. The reasoning is in docs/ARCHITECTURE.md ("One poll").
- */
+// The polling trigger's pure model: keys, bounds, clock, walks, cursors (docs/ARCHITECTURE.md).
 import { timeOf } from '../shared/helpers/dates';
 import { signedAt } from '../shared/helpers/linkExpiry';
 import type { TriggerEvent } from '../shared/helpers/triggerOptions';
@@ -21,10 +16,7 @@ export const VISIBILITY_LAG_SECONDS = 5;
 export const OVERLAP_SECONDS = VISIBILITY_LAG_SECONDS + 2;
 /** Allowance for the URL signer's clock running ahead of the clock that stamps `updated_at`. */
 export const CLOCK_MARGIN_SECONDS = 2;
-/**
- * Further allowance for an HTTP `Date`: set by the server that answers (maybe a proxy in
- * front of the service, on a clock of its own), which may also round the second, not floor it.
- */
+/** More for an HTTP `Date`: maybe a proxy's own clock, which may round the second, not floor it. */
 export const DATE_MARGIN_SECONDS = 1;
 /** Walks of the whole list in one poll, at most (a list that reshuffles on every request). */
 export const MAX_PASSES = 24;
@@ -33,23 +25,16 @@ const MAX_DURATION_MS = 3_600_000;
 export const STATE_VERSION = 1;
 
 /** One card of a walk, keyed. `ms` is its `updated_at` (undefined when unreadable). */
-export interface Entry {
-	key: string;
-	ms: number | undefined;
-	card: Card;
-}
+export type Entry = { key: string; ms: number | undefined; card: Card };
 
-/** What the trigger remembers per event between polls. */
 export interface EventCursor {
-	/** Newest `updated_at` seen (ms, service clock); null before any document was seen. */
-	cursor: number | null;
-	/** `q[updated_since]` of the next poll (unix seconds); null: no bound (nothing seen yet). */
-	since: number | null;
-	/** Keys already handled, each with its `updated_at` in ms (for pruning). */
-	seen: Record<string, number>;
+	cursor: number | null; // newest `updated_at` seen (ms, service clock); null: none yet
+	since: number | null; // the next poll's `q[updated_since]` (unix seconds); null: no bound
+	seen: Record<string, number>; // keys already handled, with their `updated_at` ms (for pruning)
 }
 
 export type TriggerState = Partial<Record<TriggerEvent, EventCursor>>;
+export type EventFilter = Pick<ListFilters, 'templateIds' | 'workspaceId'>;
 
 /** The event key of a card: `<id>@<updated_at ms>`; undefined for a card without id. */
 export function entryOf(card: Card): Entry | undefined {
@@ -70,10 +55,8 @@ export function oldestFirst(a: Entry, b: Entry): number {
 /** The newest entry (by `updated_at`, then key), or undefined. */
 export function newest(entries: Iterable<Entry>): Entry | undefined {
 	let best: Entry | undefined;
-	for (const entry of entries) {
-		if (entry.ms === undefined) continue;
-		if (!best || oldestFirst(best, entry) < 0) best = entry;
-	}
+	for (const entry of entries)
+		if (entry.ms !== undefined && (!best || oldestFirst(best, entry) < 0)) best = entry;
 	return best;
 }
 
@@ -85,10 +68,7 @@ export function boundFor(cursorMs: number, durationMs: number): number {
 	return Math.floor(cursorMs / 1000) - OVERLAP_SECONDS - Math.ceil(duration / 1000);
 }
 
-/**
- * The bound below which nothing can be unseen, given a lower bound of the service's time when
- * a settled walk began: cards stamped the lag (and margins) before it were listed throughout.
- */
+/** The bound below which nothing is unseen, given the service's time when a settled walk began. */
 export function frontierBound(serviceStartMs: number): number {
 	return Math.floor(serviceStartMs / 1000) - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1;
 }
@@ -98,18 +78,12 @@ export function signedAtOf(card: Card): number | undefined {
 	return typeof card.download_url === 'string' ? signedAt(card.download_url) : undefined;
 }
 
-/**
- * Readings of the service's clock taken during a poll, each with the host time its answer
- * arrived. Only durations of the host clock are used (its offset from the service's does not
- * matter): the service's time at host instant h is at least `reading - (arrival - h)`.
- */
+// Readings of the service's clock, each with the host time its answer arrived. Only host-clock
+// durations are used: the service's time at host instant h is at least `reading - (arrival - h)`.
 export class ServiceClock {
 	private readonly samples: Array<{ ms: number; hostAt: number }> = [];
 
-	/**
-	 * Records what one answer, arrived at host time `hostAt`, tells of the service's clock: the
-	 * newest signing time among its cards, and its HTTP `Date` (ms) when it had a readable one.
-	 */
+	/** One answer, arrived at `hostAt`: the later of its newest signing time and its HTTP `Date`. */
 	observe(cards: Card[], hostAt: number, dateMs?: number): void {
 		let best: number | undefined;
 		for (const card of cards) {
@@ -135,27 +109,21 @@ export class ServiceClock {
 	}
 }
 
-/** The later of two bounds, null meaning "no bound". */
+/** The later of two times or bounds, null meaning "none". */
 export function laterBound(a: number | null, b: number | null): number | null {
 	if (a === null) return b;
 	if (b === null) return a;
 	return Math.max(a, b);
 }
 
-/** What a poll learnt about one event's list, besides the cards. */
-export interface WalkFacts {
-	/** Host-clock duration of the walk(s), ms. */
-	durationMs: number;
-	/** A lower bound of the service's time when the walk began (ms), when known. */
-	serviceStartMs?: number;
-}
+/** A walk's host-clock duration, and a lower bound of the service's time at its start if known. */
+export type WalkFacts = { durationMs: number; serviceStartMs?: number };
 
 /** The next bound after a settled walk that reached `cursor`. */
 export function settledBound(cursor: number | null, facts: WalkFacts): number | null {
 	let since: number | null = cursor === null ? null : boundFor(cursor, facts.durationMs);
-	if (facts.serviceStartMs !== undefined && Number.isFinite(facts.serviceStartMs)) {
+	if (facts.serviceStartMs !== undefined && Number.isFinite(facts.serviceStartMs))
 		since = laterBound(since, frontierBound(facts.serviceStartMs));
-	}
 	return since;
 }
 
@@ -168,39 +136,27 @@ export function prune(seen: Record<string, number>, since: number | null): Recor
 	return kept;
 }
 
-/**
- * The cards of one poll's walks over the list of one event, merged by key. Decides whether
- * another walk is needed:
- * - a walk of one page is a single answer: complete;
- * - a walk of several pages may have missed cards that moved between pages (a card that
- *   left the list shifts the rest up by one; a list may even reshuffle on every request), so
- *   it is checked by further walks, until the last one found no card it had not seen before
- *   (or only recent ones: arrivals, which the next poll lists again anyway), and the cards
- *   seen account for all the last walk served.
- * Cards seen in the first walk, and in any walk before one that served fewer cards (some
- * left the list), do not count: a card that left the list cannot stand in for one not seen.
- * A list that reshuffles on every request is thus walked until every card showed up.
- */
+type Bounds = Pick<EventCursor, 'cursor' | 'since'>;
+
+// One poll's walks over one event's list, merged by key. A walk of several pages is repeated until
+// the last found no new card below the next bound and the cards seen account for all it served;
+// cards of the first walk, or of one before a walk that served fewer, do not count.
 export class Walk {
 	readonly entries = new Map<string, Entry>();
 	maxMs: number | undefined;
 	private readonly walks: Entry[][] = [];
 
-	constructor(
-		private readonly prev: { cursor: number | null; since: number | null } = {
-			cursor: null,
-			since: null,
-		},
-	) {}
+	constructor(private readonly prev: Bounds = { cursor: null, since: null }) {}
 
 	get passes(): number {
 		return this.walks.length;
 	}
 
-	/**
-	 * Adds one walk (`pages` requests; `facts` as known at its end); returns true when no
-	 * further walk is needed.
-	 */
+	matching(event: TriggerEvent, filter: EventFilter): Entry[] {
+		return [...this.entries.values()].filter((e) => matches(e.card, event, filter));
+	}
+
+	/** Adds one walk (`pages` requests; `facts` as at its end); true when no more is needed. */
 	addPass(cards: Card[], pages: number, facts: WalkFacts = { durationMs: 0 }): boolean {
 		const walk: Entry[] = [];
 		const before = new Set(this.entries.keys());
@@ -216,22 +172,12 @@ export class Walk {
 		this.walks.push(walk);
 		if (pages <= 1) return true;
 		if (this.walks.length === 1) return false;
-
-		// A card found only now that the next poll would not list again (below its bound)
-		// was missed before: walk again.
-		const cursor =
-			this.maxMs === undefined
-				? this.prev.cursor
-				: Math.max(this.maxMs, this.prev.cursor ?? -Infinity);
+		// A card new in this walk that the next poll would not list again was missed: walk again.
+		const cursor = laterBound(this.maxMs ?? null, this.prev.cursor);
 		const since = laterBound(this.prev.since, settledBound(cursor, facts));
 		const oldBelow = since === null ? Infinity : (since + 1) * 1000;
-		if (
-			walk.some(
-				(entry) => !before.has(entry.key) && (entry.ms === undefined || entry.ms < oldBelow),
-			)
-		)
-			return false;
-
+		const missed = (e: Entry) => !before.has(e.key) && (e.ms === undefined || e.ms < oldBelow);
+		if (walk.some(missed)) return false;
 		const last = this.walks.length - 1;
 		let countFrom = 1;
 		for (let i = 1; i <= last; i++)
@@ -250,13 +196,8 @@ function newestTime(list: Entry[], start: number | null): number | null {
 	return cursor;
 }
 
-/**
- * State after the first poll of an activation: everything seen counts as history (not
- * emitted) and the cursor starts at the newest `updated_at` seen. `coveredSince` is the bound
- * the first poll listed with (if it used one): the next bound is never below it, so cards the
- * first poll could not see (older than that) never fire as if new. With nothing seen and no
- * clock reading, the next poll lists without a bound (every document in the state is new).
- */
+// The first poll's state: all seen is history, the cursor its newest `updated_at`; the bound never
+// drops below `coveredSince` (the first poll's own), so cards it could not see never fire as new.
 export function initialCursor(
 	entries: Iterable<Entry>,
 	facts: WalkFacts & { coveredSince?: number },
@@ -270,11 +211,8 @@ export function initialCursor(
 	return { cursor, since, seen: prune(seen, since) };
 }
 
-/**
- * One poll's outcome for one event: `fresh` are the entries not handled before (oldest
- * first), `next` the state to keep. When the walk did not settle, the bound does not move, so
- * the next poll looks at the same window again (keys keep it from firing twice).
- */
+// One poll's outcome for one event: `fresh` entries not handled before (oldest first), `next` the
+// state. An unsettled walk keeps the bound, so the next poll sees the window again (keys dedupe).
 export function advance(
 	prev: EventCursor,
 	entries: Iterable<Entry>,
@@ -292,31 +230,19 @@ export function advance(
 	return { next: { cursor, since, seen: prune(seen, since) }, fresh };
 }
 
-/**
- * Where an event added to a trigger that already polls for another one starts: at the
- * earliest bound the trigger already has, with nothing seen. So a document that reached the
- * new state after the trigger's last poll still fires, instead of the new event starting
- * from "now" and missing it. Undefined when the trigger has no bound yet (nothing listed so
- * far): the new event then starts as on a first poll, firing no history.
- */
+// An event added to a polling trigger starts at its earliest bound, nothing seen, so a document
+// that reached the state since the last poll still fires. Undefined without a bound (first poll).
 export function cursorForNewEvent(state: TriggerState): EventCursor | undefined {
-	const cursors = TRIGGER_EVENTS.map((event) => state[event]).filter(
-		(c): c is EventCursor => c !== undefined,
-	);
+	const cursors = TRIGGER_EVENTS.map((event) => state[event]).filter((c) => c !== undefined);
 	const bounds = cursors.map((c) => c.since).filter((b): b is number => b !== null);
 	if (!bounds.length) return undefined;
-	const since = Math.min(...bounds);
 	const times = cursors.map((c) => c.cursor).filter((c): c is number => c !== null);
-	return { cursor: times.length ? Math.min(...times) : null, since, seen: {} };
+	return { cursor: times.length ? Math.min(...times) : null, since: Math.min(...bounds), seen: {} };
 }
 
-/**
- * Two states of the same event combined (a poll that overlapped another one): the later
- * cursor and bound, the union of keys.
- */
+/** Two states of one event combined (overlapping polls): later cursor and bound, union of keys. */
 export function mergeCursors(a: EventCursor, b: EventCursor): EventCursor {
-	const cursor =
-		a.cursor === null ? b.cursor : b.cursor === null ? a.cursor : Math.max(a.cursor, b.cursor);
+	const cursor = laterBound(a.cursor, b.cursor);
 	const since = laterBound(a.since, b.since);
 	return { cursor, since, seen: prune({ ...a.seen, ...b.seen }, since) };
 }
@@ -330,8 +256,7 @@ export function readCursor(raw: unknown): EventCursor | undefined {
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const value = raw as Record<string, unknown>;
 	if (value.cursor !== null && !isTime(value.cursor)) return undefined;
-	if (value.since !== null && !(isTime(value.since) && Number.isInteger(value.since)))
-		return undefined;
+	if (value.since !== null && !Number.isInteger(value.since)) return undefined;
 	if (!value.seen || typeof value.seen !== 'object' || Array.isArray(value.seen)) return undefined;
 	const seen: Record<string, number> = {};
 	for (const [key, ms] of Object.entries(value.seen as Record<string, unknown>)) {
@@ -354,11 +279,10 @@ export function readState(staticData: Record<string, unknown>): TriggerState {
 	return state;
 }
 
+type StoredState = { version: number; events: Record<string, EventCursor> };
+
 /** Plain JSON for the static data (n8n stores it as is). */
-export function serializeState(state: TriggerState): {
-	version: number;
-	events: Record<string, EventCursor>;
-} {
+export function serializeState(state: TriggerState): StoredState {
 	const events: Record<string, EventCursor> = {};
 	for (const event of TRIGGER_EVENTS) {
 		const cursor = state[event];
@@ -368,21 +292,13 @@ export function serializeState(state: TriggerState): {
 	return { version: STATE_VERSION, events };
 }
 
-/**
- * Whether a listed card is an event of this kind under these filters. The list is asked to
- * filter already; this guards against a service that ignores a filter.
- */
-export function matches(
-	card: Card,
-	event: TriggerEvent,
-	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>,
-): boolean {
+/** Whether a listed card is this event under these filters (should the service ignore one). */
+export function matches(card: Card, event: TriggerEvent, filter: EventFilter): boolean {
 	if (card.status !== event) return false;
-	if (filter.templateIds?.length && typeof card.document_template_id === 'string') {
-		if (!filter.templateIds.includes(card.document_template_id.toLowerCase())) return false;
-	}
-	if (filter.workspaceId && typeof card.app_id === 'string') {
+	const template = card.document_template_id;
+	if (filter.templateIds?.length && typeof template === 'string')
+		if (!filter.templateIds.includes(template.toLowerCase())) return false;
+	if (filter.workspaceId && typeof card.app_id === 'string')
 		if (card.app_id.toLowerCase() !== filter.workspaceId.toLowerCase()) return false;
-	}
 	return true;
 }

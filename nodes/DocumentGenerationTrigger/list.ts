@@ -1,8 +1,4 @@
-/**
- * The polling trigger's parameters, read and checked, and the reading of one event's list:
- * every page, again while readings disagree (see `Walk`), with the service's clock read from
- * every answer.
- */
+// The polling trigger's settings, and the reading of one event's list (its pages and the clock).
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { readChecked } from '../shared/helpers/items';
@@ -10,25 +6,12 @@ import { DEFAULT_MAX_FILE_MB, parseListFilters } from '../shared/helpers/parse';
 import { parseFileOption, parseTriggerEvents } from '../shared/helpers/triggerOptions';
 import { checkPageBound, listDocumentCards } from '../shared/transport';
 import type { ListFilters } from '../shared/types';
-import type { Entry, TriggerEvent, WalkFacts } from './cursor';
-import {
-	MAX_PASSES,
-	OVERLAP_SECONDS,
-	ServiceClock,
-	Walk,
-	entryOf,
-	matches,
-	newest,
-} from './cursor';
+import type { Entry, EventFilter, TriggerEvent, WalkFacts } from './cursor';
+import { MAX_PASSES, OVERLAP_SECONDS, ServiceClock, Walk, entryOf, newest } from './cursor';
 
-export interface Settings {
+export interface Settings extends ReturnType<typeof parseFileOption> {
 	events: TriggerEvent[];
-	/** The template and workspace filters. */
-	filter: Pick<ListFilters, 'templateIds' | 'workspaceId'>;
-	download: boolean;
-	binaryPropertyName: string;
-	/** Max File Size in bytes (undefined: no limit). */
-	maxFileBytes?: number;
+	filter: EventFilter;
 }
 
 /** The trigger's settings; refused input is the node's error, with its hint. */
@@ -61,11 +44,7 @@ export function listFilters(
 /** The trigger's list calls: a list that never ends fails with the shared bound's error. */
 const TRIGGER_LIST = { reader: 'trigger' } as const;
 
-export interface WalkResult {
-	walk: Walk;
-	settled: boolean;
-	requests: number;
-}
+export type WalkResult = { walk: Walk; settled: boolean; requests: number };
 
 /** What one poll learns besides the cards: the service's clock, and when each card arrived. */
 export class PollRun {
@@ -73,10 +52,7 @@ export class PollRun {
 	readonly fetchedAt = new Map<string, number>();
 }
 
-/**
- * One page of the list; its `Date` and the signing times of its download links feed the
- * service clock.
- */
+/** One page of the list; its `Date` and its download links' signing times feed the clock. */
 export async function listPage(
 	ctx: IPollFunctions,
 	run: PollRun,
@@ -124,18 +100,10 @@ export async function walkList(
 	return { walk, settled, requests };
 }
 
-export interface Probe {
-	entries: Entry[];
-	settled: boolean;
-	/** The bound of the walk after the first page, if there was one. */
-	coveredSince?: number;
-}
+/** `coveredSince`: the bound of the walk after the first page, if there was one. */
+export type Probe = { entries: Entry[]; settled: boolean; coveredSince?: number };
 
-/**
- * Every card of one event that matters right now, without a cursor: the first page (any
- * order), then, if there are more pages, everything since the newest card of that page (less
- * the overlap). The newest card over all of it is the newest in the list.
- */
+/** One event's cards without a cursor: page 1, then all since its newest card less the overlap. */
 export async function probe(
 	ctx: IPollFunctions,
 	run: PollRun,
@@ -144,9 +112,7 @@ export async function probe(
 	started: number,
 ): Promise<Probe> {
 	const first = await listPage(ctx, run, listFilters(settings, event), 1);
-	const top = newest(
-		first.cards.map(entryOf).filter((entry): entry is Entry => entry !== undefined),
-	);
+	const top = newest(first.cards.map(entryOf).filter((e): e is Entry => e !== undefined));
 	let settled = true;
 	let coveredSince: number | undefined;
 	let walk = new Walk();
@@ -160,8 +126,5 @@ export async function probe(
 			.settled;
 		walk.addPass(first.cards, 1);
 	}
-	const entries = [...walk.entries.values()].filter((entry) =>
-		matches(entry.card, event, settings.filter),
-	);
-	return { entries, settled, coveredSince };
+	return { entries: walk.matching(event, settings.filter), settled, coveredSince };
 }

@@ -39,10 +39,7 @@ const webhookEvents: INodeProperties = {
 		'Which events start the workflow. A document generated again fires again; a quota warning fires once per warning.',
 };
 
-/**
- * A delivery waits for the service's request limit only briefly: answered with an error, it
- * is sent again later by the service, which is better than holding the connection.
- */
+/** A delivery waits briefly for the request limit: answered with an error, it is sent again. */
 const DELIVERY_LIMIT = {
 	maxWaitMs: 10_000,
 	advice: 'n8n answered the delivery with an error, so the service sends it again later.',
@@ -62,11 +59,8 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 			dark: 'file:../../icons/documentGeneration.dark.svg',
 		},
 		group: ['trigger'],
-		// 2: n8n 2.x evaluates `$parameter["options"]["binaryData"]` before every webhook node
-		// of version 1 runs, which throws in a workflow on Execution Logic v2 (binaryMode
-		// combined). Parameters and behaviour are the same in both versions. A whole number:
-		// n8n before 2.33 stores a package's newest node version in an integer column, and on
-		// PostgreSQL or MySQL refuses to install a package whose newest is 1.1.
+		// 2: n8n 2.x reads a v1 webhook node's `$parameter["options"]["binaryData"]`, which throws on
+		// Execution Logic v2; same behaviour. Whole: n8n before 2.33 refuses 1.1 on PostgreSQL/MySQL.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: SUBTITLE,
@@ -168,20 +162,15 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 		},
 	};
 
-	/**
-	 * One delivery: trusted by its Svix signature when the credential has a signing secret,
-	 * otherwise by reading the document back with the key. A refused signed delivery answers
-	 * 401, one that does not match 200, and one that cannot be checked just now 503 (the service
-	 * sends it again); none of them starts a run.
-	 */
+	// Trusted by its signature given a secret, else by reading the document back. 401 refused, 200
+	// not matching, 503 not checkable now: none starts a run.
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const settings = readWebhookSettings(this);
 		limitRequestsTo(this, DELIVERY_LIMIT);
 		const credentials = (await this.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
 		const secret =
 			typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
-		return secret
-			? await receiveSigned(this, settings, secret)
-			: await receiveUnsigned(this, settings);
+		if (secret) return await receiveSigned(this, settings, secret);
+		return await receiveUnsigned(this, settings);
 	}
 }

@@ -1,10 +1,5 @@
-/**
- * A delivery of the webhook trigger: what its body holds (told by its shape, the service names
- * no event in it), the answers it gets, the bounded memories of this process, and the path of
- * a delivery without a signing secret. n8n does not keep the static data a webhook function
- * changes when it starts a run, so what one delivery leaves for the next lives in memory here:
- * a restart forgets it, and across processes Remove Duplicates on `deliveryId` is the recipe.
- */
+// A delivery's body and answers, and the unsigned path. n8n drops static data a webhook changes
+// when it starts a run, so memories live in this process (across processes: Remove Duplicates).
 import type {
 	IDataObject,
 	INodeExecutionData,
@@ -32,20 +27,15 @@ const QUOTA_FIGURES = ['period_start', 'period_end', 'available_documents', 'thr
 const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * A delivery's kind: `{"document": {…}}` is a document event (its status says which); a body
- * without `document` that holds a quota warning's figures is a quota warning.
- */
+/** `{"document": {…}}` is a document event; a body with quota figures instead a quota warning. */
 export function deliveryBody(body: unknown): DeliveryBody {
 	const parsed = parseJsonLoose(body);
 	if (!isObject(parsed)) return { kind: 'unknown' };
 	if ('document' in parsed) {
-		return isObject(parsed.document)
-			? { kind: 'document', document: parsed.document }
-			: { kind: 'unknown' };
-	}
-	if (QUOTA_FIGURES.some((name) => name in parsed))
+		if (isObject(parsed.document)) return { kind: 'document', document: parsed.document };
+	} else if (QUOTA_FIGURES.some((name) => name in parsed)) {
 		return { kind: 'quotaWarning', figures: parsed };
+	}
 	return { kind: 'unknown' };
 }
 
@@ -56,11 +46,7 @@ export function quotaWarningItem(figures: IDataObject): IDataObject {
 	return item;
 }
 
-/**
- * A document as an item (`normalizeDocument`: meta as an object, a `null` payload as `{}`),
- * and the file name only when the document succeeded (the service may name a file
- * before it exists, or for a generation that failed).
- */
+/** A document as an item; its file name only when it succeeded (the service names one early). */
 export function documentItem(document: IDataObject): IDataObject {
 	const json = normalizeDocument(document);
 	if ('filename' in json && json.status !== 'success') json.filename = null;
@@ -79,8 +65,7 @@ export function refuse(
 	status: number,
 	message: string,
 ): IWebhookResponseData {
-	const res = ctx.getResponseObject();
-	res.status(status).json({ error: message });
+	ctx.getResponseObject().status(status).json({ error: message });
 	return { noWebhookResponse: true };
 }
 
@@ -89,10 +74,7 @@ export function ignore(reason: string): IWebhookResponseData {
 	return { webhookResponse: { received: true, started: false, reason } };
 }
 
-/**
- * The one answer to an unsigned delivery, whatever it held and whether it started a run: an
- * anonymous poster learns nothing about a document id from it.
- */
+/** The one answer to every unsigned delivery: it tells an anonymous poster nothing of an id. */
 // Stryker disable next-line all: set at module load, before any mutant is on; no test can see it
 export const NEUTRAL_ANSWER: IDataObject = { received: true };
 
@@ -112,15 +94,11 @@ export async function documentExecutionItem(
 ): Promise<INodeExecutionData> {
 	if (!settings.download || json.status !== 'success') return { json };
 	const file = await downloadToBinary(ctx, document, 0, { maxFileBytes: settings.maxFileBytes });
-	// An expired link renewed for the download is the one the item hands on.
 	return { json: withLinkOf(json, file), binary: { [settings.binaryPropertyName]: file.binary } };
 }
 
-/**
- * At most `max` entries, each forgotten `ttlMs` after it was last set, or once `max / 2` newer
- * entries were set since (two generations: when the young one is full, it becomes the old one
- * and the old one is dropped). Every operation is O(1), whatever was set or deleted before.
- */
+// At most `max` entries, each forgotten `ttlMs` after it was last set or once `max / 2` newer were
+// set since (two generations: a full young one replaces the old one). Every operation is O(1).
 export class Recent<V> {
 	private young = new Map<string, { value: V; until: number }>();
 	private old = new Map<string, { value: V; until: number }>();
@@ -155,10 +133,7 @@ export class Recent<V> {
 	}
 }
 
-/**
- * At most `max` events per sliding `windowMs`: `take` answers whether one more may happen
- * now, and counts it when it may. Memory: `max` timestamps.
- */
+/** At most `max` events per sliding `windowMs`: `take` says whether one more may, and counts it. */
 export class Budget {
 	private readonly times: number[] = [];
 
@@ -212,10 +187,8 @@ async function readCard(ctx: IWebhookFunctions, key: string, id: string): Promis
 	} catch (error) {
 		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 		if (status === 404) lastRead.set(key, null, Date.now());
-		// Not the account's document: nothing to start. A key the API refuses (401) is the same
-		// for every id, so it tells nothing: 503, and the service sends the delivery again once
-		// the credential is mended instead of it being dropped. Anything else (the request
-		// limit, the service failing) is passing too.
+		// 403/404: not the account's document. Anything else (a refused key, the request limit, the
+		// service failing) says nothing of the id: 503, and the service sends the delivery again.
 		return [403, 404].includes(status) ? 'unknown' : 'unavailable';
 	}
 }
@@ -236,20 +209,9 @@ async function sharedRead(ctx: IWebhookFunctions, trigger: string, id: string): 
 	return await read;
 }
 
-/**
- * A delivery without a signing secret (the state right after automatic registration): anyone
- * could post here, so the body is trusted for nothing but a document id to read back with the
- * API key. Every such delivery gets the same answer (NEUTRAL_ANSWER) whatever it held (an
- * unknown id, a draft, another template's document, one that started a run, no document at
- * all), so the answers tell nothing about the account's documents; the one exception is 503
- * when the delivery cannot be checked just now, which depends on load, not on the id.
- *
- * What an anonymous poster can cost: one run per document version (id and `updated_at`) per
- * process; no read for an id already read unless the body claims a newer `updated_at` than the
- * one read; one read for copies of an id arriving together; and at most READS_PER_MINUTE reads
- * per trigger (past it: 503, and the service sends its own deliveries again). Quota warnings
- * cannot be read back from the API, so unsigned ones start nothing.
- */
+// Unsigned: only the body's document id is used, read back with the key. Every answer is
+// NEUTRAL_ANSWER, or 503 under load; a poster costs at most a run per version, a read per id unless
+// a newer `updated_at` is claimed, and READS_PER_MINUTE reads. Unsigned quota warnings never run.
 export async function receiveUnsigned(
 	ctx: IWebhookFunctions,
 	settings: WebhookSettings,
@@ -272,7 +234,7 @@ export async function receiveUnsigned(
 		const item = await documentExecutionItem(ctx, settings, read.card, json);
 		return { webhookResponse: NEUTRAL_ANSWER, workflowData: [[item]] };
 	} catch {
-		// The file could not be fetched: the service sends the delivery again, and that try runs.
+		// The file could not be fetched: the service's next attempt runs.
 		started.delete(version);
 		return unavailable(ctx);
 	}

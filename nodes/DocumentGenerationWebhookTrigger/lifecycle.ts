@@ -1,9 +1,4 @@
-/**
- * Automatic registration: on activation one hook per chosen event (`POST /rest_hooks`, with
- * n8n's URL, the workspace, templates and channel); on deactivation they are removed. The
- * service cannot list hooks, so the ids live in the node's static data, with what they were
- * registered for: when the URL or the filters change, the old hooks are replaced.
- */
+// Automatic registration: a hook per event, ids kept in static data (the service lists none).
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -18,11 +13,8 @@ import {
 import type { WebhookSettings } from './settings';
 import { QUOTA_WARNING_EVENT, readWebhookSettings, serviceEvent } from './settings';
 
-interface Registered {
-	/** What the hooks were registered for (URL, events, workspace, templates, channel). */
-	signature: string;
-	ids: string[];
-}
+/** The hooks' ids, and what they were registered for (URL, events, workspace, filters). */
+type Registered = { signature: string; ids: string[] };
 
 function signatureOf(url: string, settings: WebhookSettings): string {
 	const { events, workspaceId, templateIds, channel, quotaWarning } = settings;
@@ -44,10 +36,7 @@ function stored(ctx: IHookFunctions): Registered | undefined {
 	return { signature: hooks.signature, ids: hooks.ids.map(String) };
 }
 
-/**
- * Removes the hooks one by one; answers the ids still registered (the one that failed and
- * those after it) with the error, so that none is ever forgotten.
- */
+/** Removes the hooks in turn; on an error, answers it and the ids still registered. */
 async function removeEach(
 	ctx: IHookFunctions,
 	ids: string[],
@@ -56,7 +45,6 @@ async function removeEach(
 		try {
 			await deleteRestHook(ctx, ids[i]);
 		} catch (error) {
-			// Already gone is what we want; anything else leaves this one and the rest.
 			if (!isNotFound(error)) return { left: ids.slice(i), error: asNodeError(ctx, error) };
 		}
 	}
@@ -77,17 +65,10 @@ const ACTIVATION_LIMIT = {
 		'activate or deactivate the workflow again in a few minutes (hooks not removed are kept and removed then).',
 };
 
-/**
- * One hook per chosen event. The quota warning is about the account, not a document: its hook
- * carries no template or channel (a channel would never match, having no document's meta).
- */
+/** One hook per chosen event; the quota warning (about the account) has no template or channel. */
 function hooksFor(url: string, settings: WebhookSettings): IDataObject[] {
-	const hooks: IDataObject[] = settings.events.map((event) => {
-		const hook: IDataObject = {
-			url,
-			event: serviceEvent(event),
-			workspace_id: settings.workspaceId,
-		};
+	const hooks: IDataObject[] = settings.events.map((e) => {
+		const hook: IDataObject = { url, event: serviceEvent(e), workspace_id: settings.workspaceId };
 		if (settings.templateIds.length) hook.document_template_ids = settings.templateIds;
 		if (settings.channel) hook.custom_channel = settings.channel;
 		return hook;
@@ -109,8 +90,7 @@ export async function create(this: IHookFunctions): Promise<boolean> {
 		try {
 			ids.push(await createRestHook(this, hook));
 		} catch (error) {
-			// Leave nothing half-registered behind; what cannot be removed now is kept (under a
-			// signature that never matches), so the next activation or deactivation removes it.
+			// Nothing half-registered: what is left is kept under a signature that never matches.
 			const { left } = await removeEach(this, ids);
 			if (left.length) this.getWorkflowStaticData('node').hooks = { signature: '', ids: left };
 			if (error instanceof NodeApiError) {

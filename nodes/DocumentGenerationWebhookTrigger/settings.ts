@@ -16,22 +16,15 @@ import {
 export const QUOTA_WARNING = 'quotaWarning';
 export const QUOTA_WARNING_EVENT = 'quota.warning';
 
-/** The service's event name for a chosen document event. */
 export const serviceEvent = (event: TriggerEvent) => `documents.generation.${event}`;
 
-export interface WebhookSettings {
-	/** The document events chosen (may be none when only the quota warning is). */
-	events: TriggerEvent[];
-	/** Whether the quota warning is chosen. */
+export interface WebhookSettings extends ReturnType<typeof parseFileOption> {
+	events: TriggerEvent[]; // none when only the quota warning is chosen
 	quotaWarning: boolean;
 	registration: 'automatic' | 'manual';
 	workspaceId?: string;
 	templateIds: string[];
 	channel?: string;
-	download: boolean;
-	binaryPropertyName: string;
-	/** Max File Size in bytes (undefined: no limit). */
-	maxFileBytes?: number;
 }
 
 type Context = IHookFunctions | IWebhookFunctions;
@@ -41,10 +34,7 @@ export function readWebhookSettings(ctx: Context): WebhookSettings {
 	return readChecked(ctx, () => read(ctx));
 }
 
-/**
- * The Events: the document events as the polling trigger reads them, plus the quota warning.
- * At least one is needed.
- */
+/** The Events: the polling trigger's document events, plus the quota warning; at least one. */
 function parseWebhookEvents(raw: unknown): { events: TriggerEvent[]; quotaWarning: boolean } {
 	const list = eventValues(raw);
 	const known: unknown[] = [...TRIGGER_EVENTS, QUOTA_WARNING];
@@ -69,10 +59,7 @@ function read(ctx: Context): WebhookSettings {
 	const registration =
 		ctx.getNodeParameter('registration', 'automatic') === 'manual' ? 'manual' : 'automatic';
 	const filters = ctx.getNodeParameter('filters', {}) as IDataObject;
-	const channel =
-		typeof filters.channel === 'string' && filters.channel.trim() !== ''
-			? filters.channel.trim()
-			: undefined;
+	const channel = (typeof filters.channel === 'string' && filters.channel.trim()) || undefined;
 	const workspaceId =
 		registration === 'automatic'
 			? parseId(ctx.getNodeParameter('workspaceId', undefined, { extractValue: true }), 'workspace')
@@ -82,15 +69,8 @@ function read(ctx: Context): WebhookSettings {
 		() => ctx.getNodeParameter('binaryPropertyName', 'data'),
 		() => ctx.getNodeParameter('maxFileSize', DEFAULT_MAX_FILE_MB),
 	);
-	return {
-		events,
-		quotaWarning,
-		registration,
-		workspaceId,
-		templateIds: parseIdList(filters.templateIds, 'template filter'),
-		channel,
-		...file,
-	};
+	const templateIds = parseIdList(filters.templateIds, 'template filter');
+	return { events, quotaWarning, registration, workspaceId, templateIds, channel, ...file };
 }
 
 /** Why a document does not match the settings, or undefined when it does. */

@@ -1,16 +1,6 @@
-/**
- * A delivery with a signing secret. Its Svix signature: the signed content is
- * `<svix-id>.<svix-timestamp>.<raw body>`, the key is the base64 text after `whsec_`, the
- * header holds space-separated `v1,<base64 HMAC-SHA256>` entries (any may match), and a
- * timestamp more than 5 minutes away from now is refused, so a captured delivery cannot be
- * replayed later. Comparison is constant-time.
- *
- * Then one run per delivery id in this process, even when copies of one delivery arrive
- * together. The id is reserved the moment the signature holds, before anything is awaited; a
- * copy that arrives meanwhile waits for the first: answered 2xx without a run when the first
- * started its run, or 503 (the service sends it again) when the first failed, whose id is then
- * free again.
- */
+// Svix: HMAC-SHA256 of `<svix-id>.<svix-timestamp>.<raw body>` keyed by the base64 after `whsec_`;
+// any `v1,<base64>` entry may match (constant time); a timestamp over 5 minutes away is refused.
+// One run per delivery id in this process: it is reserved before any await; copies wait for it.
 import { createHmac, timingSafeEqual } from 'crypto';
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -31,6 +21,8 @@ import type { WebhookSettings } from './settings';
 import { mismatch } from './settings';
 
 export const TOLERANCE_SECONDS = 5 * 60;
+const NO_BODY =
+	'Invalid signature: the request body could not be read; send the delivery again with its body';
 
 export interface Delivery {
 	id: unknown;
@@ -40,6 +32,8 @@ export interface Delivery {
 }
 
 export type Verdict = { ok: true } | { ok: false; reason: string };
+/** A delivery id's first copy: pending (whether it will succeed), or 'done' once its run started. */
+type Seen = Promise<boolean> | 'done';
 
 /** The signing key from a `whsec_…` secret; undefined when it is not base64 of some bytes. */
 export function signingKey(secret: string): Buffer | undefined {
@@ -65,9 +59,8 @@ export function verifySignature(secret: string, delivery: Delivery, nowMs: numbe
 	if (!/^\d+$/.test(timestamp)) return { ok: false, reason: 'the timestamp is not a number' };
 	if (Math.abs(nowMs / 1000 - Number(timestamp)) > TOLERANCE_SECONDS)
 		return { ok: false, reason: 'the timestamp is more than 5 minutes away' };
-	const body = Buffer.isBuffer(delivery.rawBody)
-		? delivery.rawBody
-		: Buffer.from(delivery.rawBody, 'utf8');
+	const { rawBody } = delivery;
+	const body = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
 	const expected = createHmac('sha256', key)
 		.update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), body]))
 		.digest();
@@ -80,29 +73,17 @@ export function verifySignature(secret: string, delivery: Delivery, nowMs: numbe
 	return { ok: false, reason: 'no signature matches' };
 }
 
-/**
- * Delivery ids of this process, per trigger: a pending one holds the first copy's outcome
- * (whether it ended without an error). At most 10,000 ids (all triggers together, about 3 MB),
- * each kept 24 hours (longer than the service keeps sending one delivery again) unless 5,000
- * newer deliveries came since.
- */
+// Delivery ids per trigger (a pending one holds whether the first copy succeeded): at most 10,000
+// (about 3 MB), each kept 24 h (past the service's retries) unless 5,000 newer ones came since.
 // Stryker disable next-line all: set at module load, before any mutant is on; no test can see it
-const deliveries = new Recent<Promise<boolean> | 'done'>(10_000, 24 * 60 * 60 * 1000);
+const deliveries = new Recent<Seen>(10_000, 24 * 60 * 60 * 1000);
 
-/** The request as n8n hands it to a webhook: its raw body, and n8n's reader of it. */
-interface WebhookRequest {
-	rawBody?: unknown;
-	readRawBody?: () => Promise<void>;
-}
+type WebhookRequest = { rawBody?: unknown; readRawBody?: () => Promise<void> };
 
-/**
- * The raw bytes of the request body, as n8n keeps them for webhooks. n8n reads them before a
- * node of version 1 runs whatever the content type; above version 1 only for the types it
- * parses (JSON, text, form, XML): a delivery of another type is read here with n8n's reader.
- */
+// The raw request body. n8n keeps it for a version 1 node whatever the type, above only for types
+// it parses (JSON, text, form, XML); others are read here with n8n's reader (a failed read: none).
 async function rawBodyOf(ctx: IWebhookFunctions): Promise<Buffer | undefined> {
 	const req = ctx.getRequestObject() as WebhookRequest;
-	// A read that fails leaves no body: refused below, as one n8n could not keep.
 	if (req.rawBody === undefined && typeof req.readRawBody === 'function')
 		await req.readRawBody().catch(() => undefined);
 	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
@@ -130,25 +111,18 @@ async function handle(
 	}
 	if (body.kind !== 'document' || typeof body.document.id !== 'string')
 		return ignore('the body holds no document');
-	// Its download link says when it ends (`download_url_expires_at`). A link without its own
-	// signature times counts from when the document finished, not from now: the service may
-	// send a delivery again hours later.
+	// A link lacking its signing time counts from the document's finish (a resend may be hours late).
 	const finishedAt = timeOf(body.document.updated_at) ?? Date.now();
 	const json = documentItem(withLinkExpiry(body.document, Math.min(Date.now(), finishedAt)));
 	const why = mismatch(json, settings);
 	if (why) return ignore(`not started: ${why}`);
-	// The same on every attempt of one delivery, whichever n8n process it reaches: what n8n's
-	// Remove Duplicates node keys on to drop a delivery sent again (see the README).
+	// The same on every attempt, in any n8n process: Remove Duplicates keys on it (see the README).
 	json.deliveryId = deliveryId;
 	return { workflowData: [[await documentExecutionItem(ctx, settings, body.document, json)]] };
 }
 
 /** A copy of a delivery this process has seen: answered by what the first one did. */
-async function answerCopy(
-	ctx: IWebhookFunctions,
-	seen: Promise<boolean> | 'done',
-): Promise<IWebhookResponseData> {
-	// 'done' once the first copy's run started; until then, whether it will have.
+async function answerCopy(ctx: IWebhookFunctions, seen: Seen): Promise<IWebhookResponseData> {
 	if (await seen) return ignore('this delivery was handled already');
 	return refuse(ctx, 503, 'Another copy of this delivery failed just now; send it again later');
 }
@@ -160,27 +134,18 @@ export async function receiveSigned(
 ): Promise<IWebhookResponseData> {
 	const headers = ctx.getHeaderData();
 	const raw = await rawBodyOf(ctx);
-	if (!raw)
-		return refuse(
-			ctx,
-			401,
-			'Invalid signature: the request body could not be read; send the delivery again with its body',
-		);
-	const verdict = verifySignature(
-		secret,
-		{
-			id: headers['svix-id'],
-			timestamp: headers['svix-timestamp'],
-			signature: headers['svix-signature'],
-			rawBody: raw,
-		},
-		Date.now(),
-	);
+	if (!raw) return refuse(ctx, 401, NO_BODY);
+	const delivery: Delivery = {
+		id: headers['svix-id'],
+		timestamp: headers['svix-timestamp'],
+		signature: headers['svix-signature'],
+		rawBody: raw,
+	};
+	const verdict = verifySignature(secret, delivery, Date.now());
 	if (!verdict.ok) return refuse(ctx, 401, `Invalid signature: ${verdict.reason}`);
 	const deliveryId = headerText(headers['svix-id']);
 	const key = `${triggerKey(ctx)}/${deliveryId}`;
-	// From here to the reservation nothing is awaited: of copies arriving together, exactly
-	// one finds the id free.
+	// Nothing is awaited from here to the reservation: of copies together, one finds the id free.
 	const seen = deliveries.get(key, Date.now());
 	if (seen !== undefined) return await answerCopy(ctx, seen);
 	let settle: (ok: boolean) => void = () => undefined;
@@ -191,8 +156,7 @@ export async function receiveSigned(
 		settle(true);
 		return answer;
 	} catch (error) {
-		// Failed (its file could not be fetched, say): n8n answers with an error, the service
-		// sends the delivery again, and that attempt must be able to start the run.
+		// Failed (say, its file): n8n answers with an error and the service's next attempt may run.
 		deliveries.delete(key);
 		settle(false);
 		throw asNodeError(ctx, error);
