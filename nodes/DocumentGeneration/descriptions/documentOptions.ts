@@ -5,7 +5,6 @@ import { InputError, preview } from '../../shared/helpers/parse';
 import type { ListFilters } from '../../shared/types';
 import { DEFAULT_REUSE_HOURS } from '../engine';
 
-/** The Options of create and update: how long to wait. */
 export const waitOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -100,30 +99,27 @@ function parseStatuses(value: unknown): string[] {
 	const list = Array.isArray(value) ? value : String(value).split(',');
 	const statuses = list.map((status) => String(status).trim()).filter(Boolean);
 	const unknown = statuses.find((status) => !STATUS_VALUES.includes(status));
-	if (unknown !== undefined) {
+	if (unknown !== undefined)
 		throw new InputError(
 			`The status "${preview(unknown)}" in Statuses is not one the list accepts`,
 			`Use ${STATUS_VALUES.join(', ')}`,
 		);
-	}
 	return [...new Set(statuses)];
 }
 
 function parseSearch(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string' && typeof value !== 'number') {
+	if (typeof value !== 'string' && typeof value !== 'number')
 		throw new InputError(
 			`The Search filter must be text, not ${preview(value)}`,
 			'Give part of a file name, or a document ID',
 		);
-	}
 	const text = String(value).trim();
-	if (text.length > MAX_SEARCH_LENGTH) {
+	if (text.length > MAX_SEARCH_LENGTH)
 		throw new InputError(
 			`The Search filter is ${text.length} characters long`,
 			`Give part of a file name or a document ID (${MAX_SEARCH_LENGTH} characters at most)`,
 		);
-	}
 	return text || undefined;
 }
 

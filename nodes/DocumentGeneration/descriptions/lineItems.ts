@@ -1,7 +1,4 @@
-/**
- * Create's Documents setting: one document per item, for all items, or per Group By key. A group's
- * first item gives the payload; each item adds one line, in input order, at the Line Items Path.
- */
+/** Create's Documents: one per item, for all, or per Group By key, each item adding a line. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError, withoutFileReferences } from '../../shared/helpers/items';
@@ -135,7 +132,7 @@ function groupKeyOf(value: unknown): string {
 /** The documents the items make: groups in the order of their first items. */
 export interface Grouping {
 	groups: DocumentGroup[];
-	/** Whether each item adds a line. */
+	/** Each item adds a line. */
 	lines: boolean;
 	/** Items whose Group By could not be read: each is a group of its own that fails. */
 	refused: Map<number, unknown>;
@@ -201,12 +198,11 @@ export function readLines(
 	filesInJson: boolean,
 ): { path: string; lines: IDataObject[] } {
 	const count = group.members.length;
-	if (count > PAYLOAD_BOUNDS.lines) {
+	if (count > PAYLOAD_BOUNDS.lines)
 		throw new InputError(
 			`This document would have ${count} line items, more than the ${PAYLOAD_BOUNDS.lines} one document takes`,
 			'Make smaller documents: One per Group of Items with a finer Group By, or split the items first (Loop Over Items)',
 		);
-	}
 	const path = String(ctx.getNodeParameter('linesPath', group.index, 'lines') ?? '').trim();
 	if (path === '')
 		throw new InputError(

@@ -1,7 +1,6 @@
 /**
- * A document's payload: Create's Payload Mode, and Files Into Payload (input files as data URIs).
- * Files are read only through n8n's binary helpers, so every binary data mode and Execution Logic
- * v2 (a path such as `_files.logo`) work; the input item's file is never changed.
+ * A document's payload: Payload Mode, and Files Into Payload (input files as data URIs, read
+ * through n8n's binary helpers: every binary data mode and Execution Logic v2 work).
  */
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -95,7 +94,7 @@ type PayloadMode = 'json' | 'fields' | 'templateFields';
 export interface PayloadPlan {
 	lines: boolean;
 	budget: FileBudget;
-	/** Whether the workflow keeps files in the items' JSON (Execution Logic v2). */
+	/** The workflow keeps files in the items' JSON (Execution Logic v2). */
 	filesInJson: boolean;
 }
 
@@ -192,12 +191,11 @@ export function readFileRows(value: unknown): FileRow[] {
 		const property = String(row?.binaryPropertyName ?? '').trim();
 		const path = String(row?.path ?? '').trim();
 		if (property === '' && path === '') return;
-		if (property === '' || path === '') {
+		if (property === '' || path === '')
 			throw new InputError(
 				`Files Into Payload → file ${n + 1} has no ${property === '' ? 'Input Binary Field' : 'Payload Path'}`,
 				'Give each file the name of the input file (e.g. data) and where it goes in the payload (e.g. logo)',
 			);
-		}
 		read.push({ property, path });
 	});
 	return read;
@@ -241,7 +239,6 @@ function fileOf(ctx: IExecuteFunctions, itemIndex: number, row: FileRow): IBinar
 	return binary;
 }
 
-/** An input file read for the payload, with its data URI. */
 export interface PayloadFile {
 	property: string;
 	path: string;
@@ -252,7 +249,6 @@ export interface PayloadFile {
 export class FileBudget {
 	constructor(private remaining = PAYLOAD_BOUNDS.runFileBytes) {}
 
-	/** Takes `bytes` of encoded file, or refuses beyond the run's bound. */
 	take(bytes: number): void {
 		this.remaining -= bytes;
 		if (this.remaining >= 0) return;

@@ -1,8 +1,6 @@
 /**
- * One record per input item, carried through the engine's stages, and the run that holds
- * them: each item's request, plan, write, finished card, file and error, and the document it
- * made. `Run.made` is the one place that writes what a run made, so an error that stops the
- * run names every document it leaves behind.
+ * One record per document through the engine's stages, and the run that holds them. `Run.made`
+ * alone writes what a run made, so an error that stops the run names every document it leaves.
  */
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -28,39 +26,30 @@ export interface Sent {
 	fetchedAt?: number;
 }
 
-/**
- * The input items one document is made from: the first (`index`: its parameters give the
- * document) and every item the output item pairs with (`members`, in input order).
- */
+/** The items of one document: the first (`index`, whose parameters count) and all (`members`). */
 export interface DocumentGroup {
 	index: number;
 	members: number[];
 }
 
-/** One document per input item: each item its own group. */
 export function onePerItem(count: number): DocumentGroup[] {
 	return Array.from({ length: count }, (_, index) => ({ index, members: [index] }));
 }
 
 /** What the engine knows of one document to make: of one input item, or of a group of them. */
 export interface ItemRecord {
-	/** Its (first) item's index (item 1 is index 0). */
 	index: number;
-	/** The input items its output item pairs with (just `index` for one item). */
+	/** The input items its output item pairs with. */
 	members: number[];
-	/** Its request, read and checked; absent for a follower or an item that failed the check. */
+	/** Absent for a follower or an item that failed the check. */
 	request?: GenerationRequest;
 	/** The earlier item whose Unique Key it repeats: it outputs that item's document. */
 	follows?: number;
 	/** What the look-up decided (create when absent). */
 	plan?: Plan;
-	/** Its document once written or adopted. */
 	sent?: Sent;
-	/** Its document's finished card, when it was waited for. */
 	finished?: IDataObject;
-	/** Its file, when it was downloaded. */
 	binary?: IBinaryKeyData;
-	/** Its error, once it failed. */
 	error?: ItemError;
 	/** The document it wrote to (or reused), with the last status seen. */
 	made?: DocumentRef;
@@ -79,9 +68,8 @@ export interface RunFacts {
 }
 
 /**
- * The records of one run of create or update. Without Continue On Fail the first failure
- * stops the run: `stop` aborts, nothing new is started, and `throwFirst` ends the node with
- * the first item's error.
+ * The records of one run. Without Continue On Fail the first failure stops it: `stop` aborts,
+ * nothing new starts, and `throwFirst` ends the node with the first item's error.
  */
 export class Run {
 	readonly records: ItemRecord[];
@@ -90,7 +78,6 @@ export class Run {
 	readonly facts: RunFacts = { queueTimes: [], notSent: 0, quotaFailures: 0 };
 	/** The records that made a document, in the order they first did. */
 	private readonly makers: ItemRecord[] = [];
-	/** Each record by its (first) item's index. */
 	private readonly byItem: Map<number, ItemRecord>;
 
 	constructor(
@@ -102,7 +89,6 @@ export class Run {
 		this.byItem = new Map(this.records.map((record) => [record.index, record]));
 	}
 
-	/** The record whose (first) item is `itemIndex`. */
 	record(itemIndex: number): ItemRecord {
 		const record = this.byItem.get(itemIndex);
 		if (!record) throw new Error(`No document is made from item ${itemIndex + 1} first`);
@@ -136,11 +122,7 @@ export class Run {
 	}
 }
 
-/**
- * The error that stops a run (without Continue On Fail), naming its item's document and the
- * other documents the run had made: they keep generating, and a run started again would make
- * them a second time.
- */
+/** The error that stops a run, naming every document it made (a rerun would make them again). */
 export function nameDocuments(failed: ItemRecord, makers: ItemRecord[]): ItemError {
 	const error = failed.error!;
 	const others = makers

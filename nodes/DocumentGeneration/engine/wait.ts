@@ -1,9 +1,7 @@
 /**
- * Stage 4 of the engine: every generation waited for together (one `Watch` over a `WatchList`),
- * each file fetched the moment its document is ready while the others still generate.
- * A poll round reads the document list (narrowed by `q[updated_since]` and template) while that
- * costs fewer requests than a GET each (`listForIds`), otherwise each card by id; polls back
- * off (`pollDelay`).
+ * Stage 4: every generation waited for together, each file fetched once its document is ready.
+ * A poll reads the list (`listForIds`) while that costs fewer requests than a GET each, else
+ * each card by id; polls back off (`pollDelay`).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -32,9 +30,8 @@ export interface WaitTarget {
 	/** `updated_at` of the last write to it (service clock). */
 	updatedAt: unknown;
 	templateId?: string;
-	/** When the service answered the write (host clock, ms): the generation clock starts. */
+	/** When the service answered the write (host clock, ms), and the limit's holds by then. */
 	startedAt: number;
-	/** Time the execution's requests had been held by the limit by then (`heldByLimit`). */
 	heldAtStart: number;
 	timeoutSeconds: number;
 	/** A card already in hand for this document (a sync create's answer, a look-up's card). */
@@ -50,8 +47,7 @@ export type WaitResult =
 	  }
 	| { error: ItemError; status: string };
 
-/** The documents a `Watch` waits for: each with the items (targets) waiting for it, settled by
- * a card that shows it finished, failed by an error or by its Wait Timeout; one result each. */
+/** A document a `Watch` waits for, with the items waiting for it; one result per target. */
 interface Watched {
 	targets: WaitTarget[];
 	/** When the last write to the document happened (service clock, ms; NaN if unknown). */
@@ -59,7 +55,7 @@ interface Watched {
 	status: string;
 	/** Complete list rounds in a row that did not show the document. */
 	misses: number;
-	/** When a poll last saw it still pending, waiting in the service's queue (host clock). */
+	/** When a poll last saw it pending, in the service's queue (host clock). */
 	pendingSeenAt?: number;
 }
 
@@ -169,10 +165,7 @@ class WatchList {
 		return soonest;
 	}
 
-	/**
-	 * Counts a complete list round for each document: one it showed starts again, one left
-	 * out `patience` rounds in a row is returned (to be fetched by id) and starts again.
-	 */
+	/** Counts a complete list round: a document left out `patience` rounds in a row is returned. */
 	missedBy(seen: Set<string>, patience: number): string[] {
 		const missing: string[] = [];
 		for (const [id, entry] of this.watched) {
@@ -207,11 +200,7 @@ class Watch {
 	/** Whether the list has shown watched documents unfinished (so one missing is odd). */
 	private listShowsUnfinished = false;
 
-	/**
-	 * `onResult` is called once per target the moment its result is known: the finished card,
-	 * or the item's error (failure with the service's `failure_cause`, timeout, or an API error
-	 * while polling). Aborting `stop` ends the waiting; targets without a result get none.
-	 */
+	/** `onResult` gets each target's card or error once known; `stop` ends the waiting. */
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		onResult: (target: WaitTarget, result: WaitResult) => void,
@@ -222,7 +211,6 @@ class Watch {
 		this.stop = anyOf([this.cancel, stop]);
 	}
 
-	/** Adopts a document into the wait; a finished `known` card settles it at once. */
 	add(target: WaitTarget): void {
 		this.list.add(target);
 	}
@@ -234,10 +222,7 @@ class Watch {
 			Date.now(),
 		);
 		const templateIds = templateFilter(this.list.targets.map((t) => t.templateId));
-		/**
-		 * Pages a list round is expected to take: at first only ours in the list, at the fewest
-		 * cards a page the service is known to serve; then what the last round took.
-		 */
+		// Pages a list round is expected to take: at first ours alone; then what the last took.
 		let listPages = Math.ceil(this.list.size / DEFAULT_PAGE_SIZE);
 		for (let round = 0; this.list.size > 0; round++) {
 			const soonest = this.list.expire(Date.now());
@@ -265,7 +250,7 @@ class Watch {
 		}
 	}
 
-	/** Fetches the given documents' cards by id. A 404 fails that document only. */
+	/** Fetches the documents' cards by id; a 404 fails that document only. */
 	private async fetchEach(ids: string[]): Promise<void> {
 		await fetchEachCard(
 			this.ctx,
@@ -279,10 +264,7 @@ class Watch {
 		);
 	}
 
-	/**
-	 * Reads the list until every watched document has been seen (or the list ends). Returns
-	 * the pages that took, or Infinity when it would cost more than fetching each by id.
-	 */
+	/** Reads the list until every watched document was seen: its pages (Infinity: GETs cost less). */
 	private async listRound(filters: { updatedSince: number; templateIds: string[] }) {
 		const { seen, pages, complete } = await listForIds(
 			this.ctx,
@@ -294,9 +276,8 @@ class Watch {
 			{ ...filters, stop: this.stop, reader: 'wait' },
 		);
 		if (!complete) return Infinity;
-		// Documents a complete list keeps leaving out (not visible yet, deleted) are fetched
-		// by id now and then. Sooner when the list does show unfinished documents (so one
-		// missing is odd), later when it seems to show finished ones only.
+		// Documents a complete list keeps leaving out are fetched by id: sooner when it shows
+		// unfinished documents (so one missing is odd).
 		const patience = this.listShowsUnfinished ? MISSES_BEFORE_FETCH : 2 * MISSES_BEFORE_FETCH + 1;
 		const missing = this.list.missedBy(seen, patience);
 		if (missing.length) await this.fetchEach(missing);

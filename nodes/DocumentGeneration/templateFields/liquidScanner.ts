@@ -1,7 +1,4 @@
-/**
- * The Liquid reader's lexer: tokens, string literals, named arguments, references, loop ranges.
- * Every scan is linear in its text, so a hostile template cannot stall the process.
- */
+/** The Liquid reader's lexer; every scan is linear, so a hostile template cannot stall it. */
 
 /** An output (`{{ }}`) or a tag (`{% %}`), without its marks. */
 export interface LiquidToken {
@@ -101,7 +98,6 @@ export function withoutStrings(text: string): { text: string; strings: string[] 
 	return { text: chunks.join(''), strings };
 }
 
-/** The end of the run of word characters (`[\w-]`) starting at `from`. */
 function wordEnd(text: string, from: number): number {
 	let end = from;
 	while (isWordChar(text[end])) end++;

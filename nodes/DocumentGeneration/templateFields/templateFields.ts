@@ -164,10 +164,7 @@ class FieldIndex {
 	}
 }
 
-/**
- * Every variable the body reads, then the paths only the sample data has; a parent path is left
- * out unless it is a list. Linear time; beyond `TEMPLATE_BOUNDS`, a `TemplateTooLarge`.
- */
+/** The body's variables, then the sample data's other paths (parents only as lists); linear. */
 export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
 	if (typeof body === 'string') checkSize('body', body, TEMPLATE_BOUNDS.bodyChars);
 	if (typeof sampleData === 'string')
@@ -220,10 +217,7 @@ export interface TemplateSource {
 	sampleData: unknown;
 }
 
-/**
- * The body and sample data of a template record: the published ones (what documents are made
- * with), each falling back to the draft's where the template was never published; or the draft's.
- */
+/** A template's published body and sample data (the draft's where unpublished), or the draft's. */
 export function sourceOf(template: IDataObject, version: 'published' | 'draft'): TemplateSource {
 	if (version === 'draft' || !template.body)
 		return { version: 'draft', body: template.body_draft, sampleData: template.sample_data_draft };
