@@ -1,12 +1,43 @@
 /**
- * The parameters several operations share, read for one item and checked: the IDs (Document,
- * Template, Workspace: a resource locator, from the list, by ID or an expression, or plain
- * text, checked as a UUID) and Return All/Limit of the Get Many operations. Every operation of
- * every resource reads them here.
+ * What the operations share: a resource's Operation list, an operation's display options, the
+ * IDs (a resource locator or plain text, checked), Return All/Limit, and the by-ID operations.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { withoutSecrets } from '../../shared/helpers/document';
+import { CONCURRENCY, paired, perItem } from '../../shared/helpers/items';
 import { parseId, parseLimit } from '../../shared/helpers/parse';
+import type { CallOptions } from '../../shared/types';
+
+/** One entry of an Operation list. */
+type OperationEntry = [name: string, value: string, description: string, action: string];
+
+/** A resource's Operation parameter. */
+export function operationList(
+	resource: string,
+	defaultOperation: string,
+	entries: OperationEntry[],
+): INodeProperties {
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: entries.map(([name, value, description, action]) => ({
+			name,
+			value,
+			description,
+			action,
+		})),
+		default: defaultOperation,
+	};
+}
+
+/** An operation's parameters, shown for that operation only. */
+export const shownFor = (resource: string, operation: string, properties: INodeProperties[]) =>
+	updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
 
 function readId(ctx: IExecuteFunctions, i: number, parameter: string, label: string): string {
 	return parseId(ctx.getNodeParameter(parameter, i, undefined, { extractValue: true }), label);
@@ -30,3 +61,36 @@ export const readSnippetId = (ctx: IExecuteFunctions, i: number) =>
 
 export const readTemplateFolderId = (ctx: IExecuteFunctions, i: number) =>
 	readId(ctx, i, 'templateFolderId', 'template folder');
+
+type ReadId = (ctx: IExecuteFunctions, i: number) => string;
+type ById<T> = (ctx: IExecuteFunctions, id: string, options: CallOptions) => Promise<T>;
+
+/** A Get: the record of the item's ID, secrets removed. */
+export const getById = (readItemId: ReadId, get: ById<IDataObject>) =>
+	perItem(
+		readItemId,
+		async (ctx, id, i) => paired(withoutSecrets(await get(ctx, id, { itemIndex: i })), i),
+		CONCURRENCY,
+	);
+
+/** A Delete: the record of the item's ID, answered `{ deleted: true, id }`. */
+export const deleteById = (readItemId: ReadId, remove: ById<void>) =>
+	perItem(
+		readItemId,
+		async (ctx, id, i) => {
+			await remove(ctx, id, { itemIndex: i });
+			return paired({ deleted: true, id }, i);
+		},
+		CONCURRENCY,
+	);
+
+/** A Get Many of a workspace's records, up to Limit, secrets removed. */
+export const workspaceList = (list: ById<IDataObject[]>) =>
+	perItem(
+		(ctx, i) => ({ workspaceId: readWorkspaceId(ctx, i), limit: readLimit(ctx, i) }),
+		async (ctx, { workspaceId, limit }, i) => {
+			const records = await list(ctx, workspaceId, { itemIndex: i });
+			return paired(withoutSecrets(records.slice(0, limit)), i);
+		},
+		CONCURRENCY,
+	);

@@ -50,24 +50,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = operations[resource]?.[operation];
-	if (!run) {
+	if (!run)
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
-			{
-				description: 'Choose a resource and operation from the lists of the node',
-			},
+			{ description: 'Choose a resource and operation from the lists of the node' },
 		);
-	}
 	const out = await run.call(this, items);
 	reportLimit(this, items.length);
 	return [out];
 }
 
-/**
- * An execution hint on the node when the service's request limit held this run: how many
- * items, how long and why, and what to change. Nothing failed for it (items that did say so).
- */
+/** An execution hint when the service's request limit held this run: how long, what to change. */
 export function reportLimit(ctx: IExecuteFunctions, items: number): void {
 	const report = limitReport(ctx);
 	if (!report.limited || typeof ctx.addExecutionHints !== 'function') return;

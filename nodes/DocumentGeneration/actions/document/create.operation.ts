@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
 import { parseWriteStatus } from '../../../shared/helpers/parse';
@@ -27,7 +26,7 @@ import {
 import { filesLiveInJson } from '../../../shared/helpers/items';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
-import { readTemplateId } from '../ids';
+import { readTemplateId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -108,10 +107,7 @@ export const properties: INodeProperties[] = [
 	createOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('document', 'create', properties);
 
 /** The meta of one document: Meta (JSON), File Name, PDF Password and Image Options. */
 function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefined {

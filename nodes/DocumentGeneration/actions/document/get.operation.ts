@@ -1,11 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
-import { readDocumentId } from '../ids';
+import { readDocumentId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },
@@ -28,10 +27,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['get'] } },
-	properties,
-);
+export const description = shownFor('document', 'get', properties);
 
 export const execute = perItem(
 	(ctx, i) => {

@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
 	returnAllAndLimit,
@@ -10,7 +9,7 @@ import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/parse';
 import { checkPageBound, listDocumentCards } from '../../../shared/transport';
-import { readLimit } from '../ids';
+import { readLimit, shownFor } from '../ids';
 import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentOptions';
 
 export const properties: INodeProperties[] = [
@@ -65,10 +64,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['getAll'] } },
-	properties,
-);
+export const description = shownFor('document', 'getAll', properties);
 
 export const execute = perItem(
 	(ctx, i) => {
@@ -81,8 +77,7 @@ export const execute = perItem(
 		const seen = new Set<string>();
 		const documents: IDataObject[] = [];
 		const call = { itemIndex: i, reader: 'getAll' as const };
-		// Up to 100 cards a page, as many as the service serves: no page is read beyond what the
-		// limit needs, and none beyond the shared bound.
+		// No page is read beyond what the limit needs, and none beyond the shared bound.
 		let pages = 0;
 		for (let page: number | null = 1; page !== null && documents.length < limit; pages++) {
 			checkPageBound(ctx, pages, call);

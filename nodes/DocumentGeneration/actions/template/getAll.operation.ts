@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
@@ -7,7 +6,7 @@ import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { parseId } from '../../../shared/helpers/parse';
 import type { TemplateListing } from '../../../shared/transport';
 import { listTemplateCards } from '../../../shared/transport';
-import { readLimit, readWorkspaceId } from '../ids';
+import { readLimit, readWorkspaceId, shownFor } from '../ids';
 
 /** The orders of Sort By, as the service's `sort` names them. */
 const SORTS: Record<string, string> = { name: 'identifier', updatedAt: '-updated_at' };
@@ -58,10 +57,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['getAll'] } },
-	properties,
-);
+export const description = shownFor('template', 'getAll', properties);
 
 /** The item's folder filter and order: `q[folders]` (none, or one folder's ID) and `sort`. */
 function readListing(filters: IDataObject, options: IDataObject): TemplateListing {
