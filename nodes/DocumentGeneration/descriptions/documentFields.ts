@@ -13,7 +13,7 @@ import {
 } from '../../shared/helpers/parse';
 import { getDocument, getDocumentCard } from '../../shared/transport';
 import { type PayloadFile, withFiles } from './payload';
-import { checkPayloadSize } from './payloadParts';
+import { checkPayloadSize, collection } from './payloadParts';
 
 /** The File Name field of create and update; `more` says how it meets the meta there. */
 export function filenameField(more = ''): INodeProperties {
@@ -66,15 +66,21 @@ export const MAX_IMAGE_SIDE = 10_000;
 
 export const IMAGE_FORMATS = ['webp', 'png', 'jpg'] as const;
 
-export const imageOptions: INodeProperties = {
-	displayName: 'Image Options',
-	name: 'imageOptions',
-	type: 'collection',
-	placeholder: 'Add Image Option',
-	default: {},
-	description:
-		'For image templates only (a PDF template ignores them): the format and size of the image. Set here, an option wins over the same key (_type, _width, _height, _quality) in Meta (JSON).',
-	options: [
+/** The Width or Height option (meta._width, meta._height). */
+const sideOption = (side: 'width' | 'height', pixels: number): INodeProperties => ({
+	displayName: `${side === 'width' ? 'Width' : 'Height'} (Pixels)`,
+	name: side,
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_IMAGE_SIDE },
+	default: pixels,
+	description: `The image's ${side} (meta._${side}); the template's own setting when not added`,
+});
+
+export const imageOptions: INodeProperties = collection(
+	'Image Options',
+	'imageOptions',
+	'Add Image Option',
+	[
 		{
 			displayName: 'Format',
 			name: 'format',
@@ -87,22 +93,8 @@ export const imageOptions: INodeProperties = {
 			default: 'webp',
 			description: 'The image format (meta._type)',
 		},
-		{
-			displayName: 'Width (Pixels)',
-			name: 'width',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_IMAGE_SIDE },
-			default: 1200,
-			description: "The image's width (meta._width); the template's own setting when not added",
-		},
-		{
-			displayName: 'Height (Pixels)',
-			name: 'height',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_IMAGE_SIDE },
-			default: 630,
-			description: "The image's height (meta._height); the template's own setting when not added",
-		},
+		sideOption('width', 1200),
+		sideOption('height', 630),
 		{
 			displayName: 'Quality',
 			name: 'quality',
@@ -112,7 +104,8 @@ export const imageOptions: INodeProperties = {
 			description: 'WebP only: from 1 (smallest file) to 100 (best, the default) (meta._quality)',
 		},
 	],
-};
+	'For image templates only (a PDF template ignores them): the format and size of the image. Set here, an option wins over the same key (_type, _width, _height, _quality) in Meta (JSON).',
+);
 
 /** A whole number within `min`…`max`, named by its option when it is not one. */
 function wholeNumber(value: unknown, option: string, min: number, max: number): number {
@@ -159,14 +152,11 @@ export function checkImageMeta(meta: IDataObject | undefined): void {
 	);
 }
 
-export const updateFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'updateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	description: 'Only the fields added here are sent; everything else stays as it is',
-	options: [
+export const updateFields: INodeProperties = collection(
+	'Update Fields',
+	'updateFields',
+	'Add Field',
+	[
 		filenameField(
 			'. With Meta it is merged into the new meta; alone it is added to the current meta.',
 		),
@@ -206,7 +196,8 @@ export const updateFields: INodeProperties = {
 			description: 'Use another template for this document',
 		},
 	],
-};
+	'Only the fields added here are sent; everything else stays as it is',
+);
 
 /** The changes of one item: the fields to send, and what to merge into the document's own. */
 export interface Changes {

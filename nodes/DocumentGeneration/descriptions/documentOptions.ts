@@ -4,34 +4,28 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { InputError, preview } from '../../shared/helpers/parse';
 import type { ListFilters } from '../../shared/types';
 import { DEFAULT_REUSE_HOURS } from '../engine';
+import { collection } from './payloadParts';
 
-export const waitOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Max Wait for Rate Limit (Seconds)',
-			name: 'maxRateLimitWait',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 120,
-			description:
-				"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
-		},
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 300,
-			description:
-				"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
-		},
-	],
-};
+export const waitOptions: INodeProperties = collection('Options', 'options', 'Add Option', [
+	{
+		displayName: 'Max Wait for Rate Limit (Seconds)',
+		name: 'maxRateLimitWait',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 120,
+		description:
+			"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
+	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 300,
+		description:
+			"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
+	},
+]);
 
 /** Create's options: running again safely (a Unique Key), then waiting. */
 export const createOptions: INodeProperties = {

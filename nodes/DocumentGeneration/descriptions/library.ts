@@ -2,6 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError, parseId, parseJsonObject, preview } from '../../shared/helpers/parse';
+import { collection } from './payloadParts';
 import { readTtl, retentionFields } from './templateSettings';
 
 export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
@@ -96,14 +97,13 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 	},
 ];
 
-export const templateFields = (displayName: string): INodeProperties => ({
-	displayName,
-	name: 'templateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: TEMPLATE_FIELD_OPTIONS.map((option) => ({ ...option })),
-});
+export const templateFields = (displayName: string): INodeProperties =>
+	collection(
+		displayName,
+		'templateFields',
+		'Add Field',
+		TEMPLATE_FIELD_OPTIONS.map((option) => ({ ...option })),
+	);
 
 /** The Template Fields given, checked, under the service's names (an empty text clears one). */
 export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObject {
@@ -181,18 +181,16 @@ export const snippetCode: INodeProperties = {
 		'The HTML and Liquid of the snippet. Variables it reads come from the document’s payload.',
 };
 
-export const snippetFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'snippetFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	description: 'Only the fields added here are sent; everything else stays as it is',
-	options: [
+export const snippetFields: INodeProperties = collection(
+	'Update Fields',
+	'snippetFields',
+	'Add Field',
+	[
 		{ ...snippetCode, required: false },
 		{ ...snippetName, required: false },
 	],
-};
+	'Only the fields added here are sent; everything else stays as it is',
+);
 
 /** A name given for a snippet, trimmed; an empty one is refused. */
 export function checkSnippetName(value: unknown): string {

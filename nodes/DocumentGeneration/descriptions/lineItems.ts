@@ -167,21 +167,37 @@ export function readGrouping(ctx: IExecuteFunctions, count: number): Grouping {
 	return { groups, lines: true, refused };
 }
 
+/** The parameters a payload's or a line's object is read from, in each mode. */
+const PARAMETERS = {
+	payload: { fields: 'payloadFields.values', mapped: 'mappedFields', json: 'payload' },
+	line: { fields: 'lineFields.values', mapped: 'mappedLineFields', json: 'line' },
+};
+
+/** The object an item gives in its mode: rows, mapped fields, or JSON (anything else). */
+export function dataOf(
+	ctx: IExecuteFunctions,
+	i: number,
+	mode: unknown,
+	of: keyof typeof PARAMETERS,
+	filesInJson: boolean,
+): IDataObject | undefined {
+	const names = PARAMETERS[of];
+	if (mode === 'fields') return payloadFromFields(ctx.getNodeParameter(names.fields, i, []));
+	if (mode === 'templateFields') {
+		const mapping = ctx.getNodeParameter(names.mapped, i, {}) as IDataObject;
+		return payloadFromMapping(mapping, ctx.getInputData()[i]?.json ?? {});
+	}
+	const json = parseJsonObject(ctx.getNodeParameter(names.json, i, ''), names.json);
+	return json && withoutFileReferences(json, filesInJson);
+}
+
 function lineOf(
 	ctx: IExecuteFunctions,
 	i: number,
 	mode: unknown,
 	filesInJson: boolean,
 ): IDataObject {
-	let line: IDataObject | undefined;
-	if (mode === 'fields') line = payloadFromFields(ctx.getNodeParameter('lineFields.values', i, []));
-	else if (mode === 'templateFields') {
-		const mapping = ctx.getNodeParameter('mappedLineFields', i, {}) as IDataObject;
-		line = payloadFromMapping(mapping, ctx.getInputData()[i]?.json ?? {});
-	} else {
-		const json = parseJsonObject(ctx.getNodeParameter('line', i, ''), 'line');
-		line = json && withoutFileReferences(json, filesInJson);
-	}
+	const line = dataOf(ctx, i, mode, 'line', filesInJson);
 	if (line && Object.keys(line).length) return line;
 	throw new InputError(
 		'The line is empty',

@@ -1,19 +1,13 @@
-/**
- * A document's payload: Payload Mode, and Files Into Payload (input files as data URIs, read
- * through n8n's binary helpers: every binary data mode and Execution Logic v2 work).
- */
+// A document's payload: Payload Mode, and Files Into Payload (input files as data URIs).
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { withoutFileReferences } from '../../shared/helpers/items';
-import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
+import { InputError, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
-import { payloadFromMapping } from '../templateFields/resourceMapper';
-import { readLines } from './lineItems';
+import { dataOf, readLines } from './lineItems';
 import {
 	checkPayloadSize,
 	nameValueRows,
 	PAYLOAD_BOUNDS,
-	payloadFromFields,
 	requirePayload,
 	sizeText,
 	withValueAt,
@@ -98,24 +92,6 @@ export interface PayloadPlan {
 	filesInJson: boolean;
 }
 
-/** The payload an item gives in its Payload Mode. */
-function itemPayload(
-	ctx: IExecuteFunctions,
-	i: number,
-	mode: PayloadMode,
-	filesInJson: boolean,
-): IDataObject | undefined {
-	if (mode === 'templateFields') {
-		const mapping = ctx.getNodeParameter('mappedFields', i, {}) as IDataObject;
-		const input = ctx.getInputData()[i]?.json ?? {};
-		return payloadFromMapping(mapping, input);
-	}
-	if (mode === 'fields')
-		return payloadFromFields(ctx.getNodeParameter('payloadFields.values', i, []));
-	const payload = parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload');
-	return payload && withoutFileReferences(payload, filesInJson);
-}
-
 /** One document's payload: its first item's data, lines and files; never empty, within bounds. */
 export async function documentPayload(
 	ctx: IExecuteFunctions,
@@ -125,7 +101,7 @@ export async function documentPayload(
 	const i = group.index;
 	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
 	const mode: PayloadMode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
-	let payload = itemPayload(ctx, i, mode, plan.filesInJson) ?? {};
+	let payload = dataOf(ctx, i, mode, 'payload', plan.filesInJson) ?? {};
 	if (plan.lines) {
 		const { path, lines } = readLines(ctx, group, plan.filesInJson);
 		payload = withValueAt(payload, path, lines, 'line items');

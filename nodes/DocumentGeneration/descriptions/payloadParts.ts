@@ -1,4 +1,4 @@
-/** Payload building blocks: name/value rows, values at dotted paths, size bounds (our own). */
+/** Building blocks: collections, name/value rows, values at dotted paths, size bounds (our own). */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MAX_JSON_DEPTH } from '../../shared/helpers/json';
@@ -60,6 +60,25 @@ export function checkPayloadSize(payload: IDataObject): void {
 		`The payload is ${sizeText(bytes)}, more than the ${sizeText(PAYLOAD_BOUNDS.payloadBytes)} one document accepts`,
 		'Send less data: smaller or fewer files (resize images before this node), fewer line items per document (group by a finer key), or links to large files instead of the files',
 	);
+}
+
+/** A collection parameter: optional fields the user adds one by one. */
+export function collection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		...(description === undefined ? {} : { description }),
+		options,
+	};
 }
 
 /** A list of name/value rows (dots in a name make nested objects), as n8n's fixedCollection. */

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { tryParseJson } from '../../shared/helpers/json';
 import { InputError, preview } from '../../shared/helpers/parse';
-import { sizeText } from './payloadParts';
+import { collection, sizeText } from './payloadParts';
 
 const PAPER_FORMATS = ['a4', 'a3', 'a5', 'letter', 'legal', 'custom'];
 const ORIENTATIONS = ['portrait', 'landscape'];
@@ -35,14 +35,11 @@ const textField = (band: 'header' | 'footer', place: string): INodeProperties =>
 	description: `Text at the ${place} of every page's ${band}; [page] and [topage] print the page number and the page count`,
 });
 
-export const pageSettings: INodeProperties = {
-	displayName: 'Page Settings',
-	name: 'pageSettings',
-	type: 'collection',
-	placeholder: 'Add Setting',
-	default: {},
-	description: "The page of the template's PDF documents (sent as its draft settings)",
-	options: [
+export const pageSettings: INodeProperties = collection(
+	'Page Settings',
+	'pageSettings',
+	'Add Setting',
+	[
 		...PLACES.map((place) => textField('footer', place)),
 		...PLACES.map((place) => textField('header', place)),
 		...[...SIDES]
@@ -79,24 +76,24 @@ export const pageSettings: INodeProperties = {
 		numberField('Paper Height (Mm)', 'paperHeight', 'The height of a Custom page, in millimetres'),
 		numberField('Paper Width (Mm)', 'paperWidth', 'The width of a Custom page, in millimetres'),
 	],
-};
+	"The page of the template's PDF documents (sent as its draft settings)",
+);
 
-export const imageSettings: INodeProperties = {
-	displayName: 'Image Settings',
-	name: 'imageSettings',
-	type: 'collection',
-	placeholder: 'Add Setting',
-	default: {},
-	description: "The size and background of the template's images (sent as its draft settings)",
-	options: [
-		{
-			displayName: 'Height (Px)',
-			name: 'height',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 500,
-			description: 'The height of the image, in pixels',
-		},
+const pixelSetting = (side: 'height' | 'width'): INodeProperties => ({
+	displayName: `${capitalized(side)} (Px)`,
+	name: side,
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 500,
+	description: `The ${side} of the image, in pixels`,
+});
+
+export const imageSettings: INodeProperties = collection(
+	'Image Settings',
+	'imageSettings',
+	'Add Setting',
+	[
+		pixelSetting('height'),
 		{
 			displayName: 'Transparent Background',
 			name: 'transparent',
@@ -104,16 +101,10 @@ export const imageSettings: INodeProperties = {
 			default: false,
 			description: 'Whether the image has a transparent background (PNG and WebP)',
 		},
-		{
-			displayName: 'Width (Px)',
-			name: 'width',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 500,
-			description: 'The width of the image, in pixels',
-		},
+		pixelSetting('width'),
 	],
-};
+	"The size and background of the template's images (sent as its draft settings)",
+);
 
 /** Template Fields' Retention and its unit, sent as `ttl` seconds. */
 export const retentionFields: INodeProperties[] = [

@@ -27,6 +27,7 @@ import { filesLiveInJson } from '../../../shared/helpers/items';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
 import { readTemplateId, shownFor } from '../ids';
+import { collection } from '../../descriptions/payloadParts';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -67,42 +68,35 @@ export const properties: INodeProperties[] = [
 	},
 	binaryPropertyName({ status: ['pending'], waitForCompletion: [true], download: [true] }),
 	maxFileSize({ status: ['pending'], waitForCompletion: [true], download: [true] }),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Channel',
-				name: 'channel',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. invoices',
-				description:
-					'The webhook channel of the document (stored as meta._webhook_channel): an instant trigger with this Channel receives it',
-			},
-			filenameField(),
-			{
-				displayName: 'PDF Password',
-				name: 'password',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				description:
-					'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
-			},
-			{
-				displayName: 'Meta (JSON)',
-				name: 'meta',
-				type: 'json',
-				default: '{}',
-				description:
-					'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
-			},
-		],
-	},
+	collection('Additional Fields', 'additionalFields', 'Add Field', [
+		{
+			displayName: 'Channel',
+			name: 'channel',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. invoices',
+			description:
+				'The webhook channel of the document (stored as meta._webhook_channel): an instant trigger with this Channel receives it',
+		},
+		filenameField(),
+		{
+			displayName: 'PDF Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
+		},
+		{
+			displayName: 'Meta (JSON)',
+			name: 'meta',
+			type: 'json',
+			default: '{}',
+			description:
+				'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
+		},
+	]),
 	imageOptions,
 	createOptions,
 ];
@@ -113,10 +107,7 @@ export const description = shownFor('document', 'create', properties);
 function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefined {
 	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	return buildMeta({
-		meta: additional.meta,
-		filename: additional.filename,
-		password: additional.password,
-		channel: additional.channel,
+		...additional,
 		image: readImageMeta(ctx.getNodeParameter('imageOptions', i, {})),
 	});
 }

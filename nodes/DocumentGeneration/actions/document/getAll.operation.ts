@@ -10,58 +10,52 @@ import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/parse';
 import { checkPageBound, listDocumentCards } from '../../../shared/transport';
 import { readLimit, shownFor } from '../ids';
+import { collection } from '../../descriptions/payloadParts';
 import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentOptions';
 
 export const properties: INodeProperties[] = [
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ ...workspaceIdFilter },
-			{ ...templateIdsFilter },
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Draft', value: 'draft' },
-					{ name: 'Failure', value: 'failure' },
-					{ name: 'Success', value: 'success' },
-				],
-				default: 'success',
-				description:
-					'Only documents with this status. To ask for several (or for pending and generating documents), use Statuses.',
-			},
-			{
-				displayName: 'Statuses',
-				name: 'statuses',
-				type: 'multiOptions',
-				options: DOCUMENT_STATUSES,
-				default: [],
-				description: 'Only documents with one of these statuses (with Status as well: any of them)',
-			},
-			{
-				displayName: 'Search',
-				name: 'search',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. invoice-2026',
-				description:
-					'Only documents whose file name contains this text (case-sensitive: "Invoice" does not find "invoice"), or the document with this exact ID',
-			},
-			{
-				displayName: 'Updated Since',
-				name: 'updatedSince',
-				type: 'dateTime',
-				default: '',
-				description: 'Only documents changed after this date and time (to the second)',
-			},
-		],
-	},
+	collection('Filters', 'filters', 'Add Filter', [
+		{ ...workspaceIdFilter },
+		{ ...templateIdsFilter },
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Draft', value: 'draft' },
+				{ name: 'Failure', value: 'failure' },
+				{ name: 'Success', value: 'success' },
+			],
+			default: 'success',
+			description:
+				'Only documents with this status. To ask for several (or for pending and generating documents), use Statuses.',
+		},
+		{
+			displayName: 'Statuses',
+			name: 'statuses',
+			type: 'multiOptions',
+			options: DOCUMENT_STATUSES,
+			default: [],
+			description: 'Only documents with one of these statuses (with Status as well: any of them)',
+		},
+		{
+			displayName: 'Search',
+			name: 'search',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. invoice-2026',
+			description:
+				'Only documents whose file name contains this text (case-sensitive: "Invoice" does not find "invoice"), or the document with this exact ID',
+		},
+		{
+			displayName: 'Updated Since',
+			name: 'updatedSince',
+			type: 'dateTime',
+			default: '',
+			description: 'Only documents changed after this date and time (to the second)',
+		},
+	]),
 ];
 
 export const description = shownFor('document', 'getAll', properties);
