@@ -1,7 +1,4 @@
-/**
- * What the operations share: a resource's Operation list, an operation's display options, the
- * IDs (a resource locator or plain text, checked), Return All/Limit, and the by-ID operations.
- */
+// What the operations share: Operation lists, display options, IDs, Limit, by-ID operations.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
@@ -10,7 +7,6 @@ import { CONCURRENCY, paired, perItem } from '../../shared/helpers/items';
 import { parseId, parseLimit } from '../../shared/helpers/parse';
 import type { CallOptions } from '../../shared/types';
 
-/** One entry of an Operation list. */
 type OperationEntry = [name: string, value: string, description: string, action: string];
 
 /** A resource's Operation parameter. */
@@ -39,28 +35,19 @@ export function operationList(
 export const shownFor = (resource: string, operation: string, properties: INodeProperties[]) =>
 	updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
 
-function readId(ctx: IExecuteFunctions, i: number, parameter: string, label: string): string {
-	return parseId(ctx.getNodeParameter(parameter, i, undefined, { extractValue: true }), label);
-}
+/** Reads an ID parameter (a resource locator or plain text) for one item, checked. */
+const idReader = (parameter: string, label: string) => (ctx: IExecuteFunctions, i: number) =>
+	parseId(ctx.getNodeParameter(parameter, i, undefined, { extractValue: true }), label);
 
-export const readDocumentId = (ctx: IExecuteFunctions, i: number) =>
-	readId(ctx, i, 'documentId', 'document ID');
-
-export const readTemplateId = (ctx: IExecuteFunctions, i: number) =>
-	readId(ctx, i, 'templateId', 'template');
-
-export const readWorkspaceId = (ctx: IExecuteFunctions, i: number) =>
-	readId(ctx, i, 'workspaceId', 'workspace');
+export const readDocumentId = idReader('documentId', 'document ID');
+export const readTemplateId = idReader('templateId', 'template');
+export const readWorkspaceId = idReader('workspaceId', 'workspace');
+export const readSnippetId = idReader('snippetId', 'snippet');
+export const readTemplateFolderId = idReader('templateFolderId', 'template folder');
 
 /** Return All and Limit of a Get Many: Infinity for all. */
 export const readLimit = (ctx: IExecuteFunctions, i: number) =>
 	parseLimit(ctx.getNodeParameter('returnAll', i, false), ctx.getNodeParameter('limit', i, 50));
-
-export const readSnippetId = (ctx: IExecuteFunctions, i: number) =>
-	readId(ctx, i, 'snippetId', 'snippet');
-
-export const readTemplateFolderId = (ctx: IExecuteFunctions, i: number) =>
-	readId(ctx, i, 'templateFolderId', 'template folder');
 
 type ReadId = (ctx: IExecuteFunctions, i: number) => string;
 type ById<T> = (ctx: IExecuteFunctions, id: string, options: CallOptions) => Promise<T>;

@@ -1,9 +1,5 @@
-/**
- * The engine of Create and Update (`runGenerations`), in stages over one record per document:
- * 1 check every item (nothing is sent when one is malformed), 2 look up what exists (a retry's,
- * a Unique Key's), 3 write a few at a time, 4 wait for all together, downloading each file once
- * ready, 5 output one item per document in input order.
- */
+// The engine of Create and Update (`runGenerations`), in stages over one record per document:
+// 1 check every item, 2 look up what exists, 3 write, 4 wait and download, 5 output in order.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/helpers/items';

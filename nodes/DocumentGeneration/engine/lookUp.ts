@@ -1,9 +1,5 @@
-/**
- * Stage 2, reading what exists so a batch run again makes no second document: an earlier try's
- * documents (`memoryOf`), and a Unique Key's by one pass over the list within the Reuse Window.
- * `listForIds` and `fetchEachCard` (shared with the wait) read known cards: the list while it
- * costs no more pages than GETs, then each card it did not show by id.
- */
+// Stage 2, what exists: an earlier try's documents (`memoryOf`) and a Unique Key's (one list pass);
+// `listForIds` and `fetchEachCard`, shared with the wait, read known cards by list or by id.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { timeOf } from '../../shared/helpers/dates';

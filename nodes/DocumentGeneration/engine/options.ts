@@ -43,10 +43,7 @@ export const NO_WAIT: GenerationOptions = {
 };
 // Stryker restore BooleanLiteral
 
-/**
- * Create's and Update's wait and download settings for one item, checked. A write that starts
- * no generation waits for nothing, but Max Wait for Rate Limit still bounds the run's waits.
- */
+/** An item's wait and download settings; a write without generation waits for nothing. */
 export function readGenerationOptions(
 	ctx: IExecuteFunctions,
 	i: number,

@@ -1,7 +1,4 @@
-/**
- * Stage 5: one output item per document in input order, paired with its items; the errors of
- * generations that did not succeed; the hints on the output panel (queue, quota, reuse).
- */
+// Stage 5: one output item per document in input order; generation errors; the output hints.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -43,7 +40,6 @@ function itemOf(
 	return item;
 }
 
-/** Stage 5: every record's output item, in input order. */
 export function output(ctx: IExecuteFunctions, run: Run, origins: boolean): INodeExecutionData[] {
 	return run.records.map((record) => itemOf(ctx, run, record, origins));
 }

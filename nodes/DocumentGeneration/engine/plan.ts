@@ -32,7 +32,6 @@ export type Plan =
 	| { kind: 'regenerate'; found: Found; fields: IDataObject }
 	| { kind: 'conflict'; found: Found };
 
-/** What to do with an item, given what exists for it. */
 export function planFor(request: ReuseRequest, found?: Found): Plan {
 	if (!found) return { kind: 'create' };
 	if (found.digest !== request.digest) {

@@ -10,21 +10,15 @@ const MAX_TEMPLATE_FILTER = 20;
 /** Quick looks (`pollDelay`) after the first, while typical generations end. */
 const QUICK_LOOKS = 4;
 
-/**
- * Delay before poll `round` (0-based): 1 s, then growing by half up to 10 s (1, 1, 1.5, 2.25 s…).
- * `quick` (no request limit met yet) adds four looks a quarter second apart after the first,
- * where most generations end (looks at 1, 1.25, 1.5, 1.75, 2 s, then 3, 4.5 s…).
- */
+/** Delay before poll `round` (0-based): 1 s, then growing by half up to 10 s; `quick` (no limit
+ * met yet) adds four looks a quarter second apart after the first (1, 1.25 … 2 s, then 3 s…). */
 export function pollDelay(round: number, quick = false): number {
 	if (quick && round > 0 && round <= QUICK_LOOKS) return 250;
 	const slow = quick ? Math.max(0, round - QUICK_LOOKS) : round;
 	return Math.min(10_000, Math.round(1000 * 1.5 ** Math.max(0, slow - 1)));
 }
 
-/**
- * The `q[updated_since]` bound (unix seconds, service clock) covering documents written at the
- * given times: the earliest, one second early (the bound is whole seconds, maybe exclusive).
- */
+/** `q[updated_since]` (unix s) covering the given service times: the earliest, 1 s early. */
 export function updatedSinceFor(timestamps: Array<unknown>, fallbackMs: number): number {
 	let earliest = Infinity;
 	for (const value of timestamps) {

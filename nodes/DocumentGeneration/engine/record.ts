@@ -1,7 +1,4 @@
-/**
- * One record per document through the engine's stages, and the run that holds them. `Run.made`
- * alone writes what a run made, so an error that stops the run names every document it leaves.
- */
+// One record per document through the engine's stages, and the run that holds them.
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { DocumentRef, ItemError } from '../../shared/helpers/items';
@@ -55,6 +52,8 @@ export interface ItemRecord {
 	made?: DocumentRef;
 }
 
+export type Requested = ItemRecord & { request: GenerationRequest };
+
 /** Run-wide facts the hints tell about. */
 export interface RunFacts {
 	/** How long each success was seen pending in the service's queue (ms). */
@@ -67,10 +66,7 @@ export interface RunFacts {
 	quotaFailures: number;
 }
 
-/**
- * The records of one run. Without Continue On Fail the first failure stops it: `stop` aborts,
- * nothing new starts, and `throwFirst` ends the node with the first item's error.
- */
+/** A run's records; without Continue On Fail the first failure aborts `stop`, then `throwFirst`. */
 export class Run {
 	readonly records: ItemRecord[];
 	readonly stop = new AbortController();
@@ -96,10 +92,8 @@ export class Run {
 	}
 
 	/** The records with a request of their own (not followers, not failed the check). */
-	get requested(): Array<ItemRecord & { request: GenerationRequest }> {
-		return this.records.filter(
-			(record): record is ItemRecord & { request: GenerationRequest } => !!record.request,
-		);
+	get requested(): Requested[] {
+		return this.records.filter((record): record is Requested => !!record.request);
 	}
 
 	fail(itemIndex: number, error: unknown): void {
@@ -108,7 +102,7 @@ export class Run {
 		if (!this.continueOnFail) this.stop.abort();
 	}
 
-	/** What an item made: the document it wrote to (or reused) and its last status. */
+	/** What an item made: the one place that writes it, so a stopping error names them all. */
 	made(itemIndex: number, id: unknown, status: unknown): void {
 		const record = this.record(itemIndex);
 		if (!record.made) this.makers.push(record);

@@ -1,8 +1,5 @@
-/**
- * Stage 4: every generation waited for together, each file fetched once its document is ready.
- * A poll reads the list (`listForIds`) while that costs fewer requests than a GET each, else
- * each card by id; polls back off (`pollDelay`).
- */
+// Stage 4: every generation waited for together (polling the list, or each card when cheaper),
+// each file fetched once its document is ready.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -18,10 +15,9 @@ import { isFinished } from '../../shared/helpers/document';
 import type { ItemError } from '../../shared/helpers/items';
 import { CONCURRENCY, asNodeError, createLimiter } from '../../shared/helpers/items';
 import { fetchEachCard, listBudget, listForIds } from './lookUp';
-import type { GenerationRequest } from './options';
 import { failureError, isQuotaFailure, timeoutError } from './output';
 import { isAfterWrite, pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
-import type { ItemRecord, Run } from './record';
+import type { Requested, Run } from './record';
 
 /** What the watch is given for each item waiting for a document. */
 export interface WaitTarget {
@@ -60,25 +56,14 @@ interface Watched {
 }
 
 class WatchList {
-	private readonly watched = new Map<string, Watched>();
+	/** The documents still waited for, by id: read by the `Watch`, changed only here. */
+	readonly watched = new Map<string, Watched>();
 	readonly targets: WaitTarget[] = [];
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly onResult: (target: WaitTarget, result: WaitResult) => void,
 	) {}
-
-	get size(): number {
-		return this.watched.size;
-	}
-
-	ids(): string[] {
-		return [...this.watched.keys()];
-	}
-
-	has(id: string): boolean {
-		return this.watched.has(id);
-	}
 
 	/** The item a request for the document is made for (its first target's). */
 	itemIndexOf(id: string): number | undefined {
@@ -223,10 +208,10 @@ class Watch {
 		);
 		const templateIds = templateFilter(this.list.targets.map((t) => t.templateId));
 		// Pages a list round is expected to take: at first ours alone; then what the last took.
-		let listPages = Math.ceil(this.list.size / DEFAULT_PAGE_SIZE);
-		for (let round = 0; this.list.size > 0; round++) {
+		let listPages = Math.ceil(this.list.watched.size / DEFAULT_PAGE_SIZE);
+		for (let round = 0; this.list.watched.size > 0; round++) {
 			const soonest = this.list.expire(Date.now());
-			if (this.list.size === 0) break;
+			if (this.list.watched.size === 0) break;
 			const quick = !limitReport(this.ctx).limited;
 			await pause(Math.max(0, Math.min(pollDelay(round, quick), soonest)), this.stop);
 			if (this.stop.aborted) {
@@ -240,10 +225,10 @@ class Watch {
 				return;
 			}
 			try {
-				const budget = listBudget(this.list.size);
+				const budget = listBudget(this.list.watched.size);
 				if (budget > 0 && listPages <= budget)
 					listPages = await this.listRound({ updatedSince: since, templateIds });
-				else await this.fetchEach(this.list.ids());
+				else await this.fetchEach([...this.list.watched.keys()]);
 			} catch (error) {
 				this.list.failAll(error);
 			}
@@ -254,7 +239,7 @@ class Watch {
 	private async fetchEach(ids: string[]): Promise<void> {
 		await fetchEachCard(
 			this.ctx,
-			ids.filter((id) => this.list.has(id)),
+			ids.filter((id) => this.list.watched.has(id)),
 			{
 				onCard: (card, fetchedAt) => void this.list.settle(card, fetchedAt),
 				onNotFound: (id, error) => this.list.failDocument(id, error),
@@ -268,9 +253,9 @@ class Watch {
 	private async listRound(filters: { updatedSince: number; templateIds: string[] }) {
 		const { seen, pages, complete } = await listForIds(
 			this.ctx,
-			new Set(this.list.ids()),
+			new Set(this.list.watched.keys()),
 			(card, fetchedAt) => {
-				if (this.list.has(String(card.id)) && !this.list.settle(card, fetchedAt))
+				if (this.list.watched.has(String(card.id)) && !this.list.settle(card, fetchedAt))
 					this.listShowsUnfinished = true;
 			},
 			{ ...filters, stop: this.stop, reader: 'wait' },
@@ -285,7 +270,6 @@ class Watch {
 	}
 }
 
-type Requested = ItemRecord & { request: GenerationRequest };
 type Success = Extract<WaitResult, { card: IDataObject }>;
 
 /** The document an item waits for, as the watch takes it; undefined when it waits for none. */

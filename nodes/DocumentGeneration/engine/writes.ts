@@ -1,8 +1,5 @@
-/**
- * Stage 3, the writes: a create, or an update to pending to regenerate; none after the quota is
- * spent. What each made is kept for a retry (`memoryOf`); a Unique Key marks the meta with the
- * key and a digest of the data, so a batch run again finds the document (`lookUp`).
- */
+// Stage 3, the writes (none after the quota is spent), remembered for a retry (`memoryOf`); a
+// Unique Key marks the meta with the key and a digest of the data, for `lookUp` to find.
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -17,11 +14,10 @@ import {
 	listDocumentCards,
 	updateDocument,
 } from '../../shared/transport';
-import type { GenerationRequest } from './options';
 import { isQuotaSpent, quotaNotSent } from './output';
 import type { OnKeyConflict, ReuseRequest } from './plan';
 import { CLOCK_SKEW_MS } from './pollTiming';
-import type { ItemRecord, Origin, Run } from './record';
+import type { Origin, Requested, Run } from './record';
 
 /** The document an item of this run made (or adopted), and the data it was made with. */
 export interface Made {
@@ -34,11 +30,8 @@ export interface Made {
 
 export type RunMemory = Map<number, Made>;
 
-/**
- * What earlier tries of a node run made, so Retry On Fail never makes a document twice: n8n
- * retries in the same process under the same execution, node and run index, the memory's key.
- * Runs untouched for a day are forgotten; past `MAX_RUNS` the least recently touched go.
- */
+/** What earlier tries of a node run made (n8n retries in-process under the same execution, node
+ * and run index); runs untouched for a day, or the least recent past `MAX_RUNS`, are forgotten. */
 const MAX_RUNS = 2000;
 const FORGET_AFTER_MS = 24 * 3600_000;
 
@@ -195,10 +188,7 @@ async function findCreated(
 	return undefined;
 }
 
-/**
- * Creates one document in one round trip (`documents/sync`; it may still be generating). After
- * a timeout or break the document is looked for instead of being created a second time.
- */
+/** Creates one document in one round trip; after a timeout or break it is looked for instead. */
 export async function createSync(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,
@@ -219,8 +209,6 @@ export async function createSync(
 		throw asNodeError(ctx, error, itemIndex);
 	}
 }
-
-type Requested = ItemRecord & { request: GenerationRequest };
 
 interface Writer {
 	ctx: IExecuteFunctions;
@@ -291,7 +279,6 @@ async function writeItem(writer: Writer, record: Requested): Promise<void> {
 	}
 }
 
-/** Stage 3: the writes, a few at a time; a single waited-for create in one round trip. */
 export async function writeAll(
 	ctx: IExecuteFunctions,
 	run: Run,

@@ -1,7 +1,4 @@
-/**
- * The variables a Liquid body reads from its data (not loop variables, names it makes, literals,
- * operators, filters), and the bounds of Template Fields.
- */
+// The variables a Liquid body reads from its data, and the bounds of Template Fields.
 import {
 	eachReference,
 	loopRange,

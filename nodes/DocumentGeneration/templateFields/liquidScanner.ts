@@ -98,17 +98,14 @@ export function withoutStrings(text: string): { text: string; strings: string[] 
 	return { text: chunks.join(''), strings };
 }
 
-function wordEnd(text: string, from: number): number {
+/** The end of the run of characters `is` takes, starting at `from`. */
+function runEnd(text: string, from: number, is: (char: string | undefined) => boolean): number {
 	let end = from;
-	while (isWordChar(text[end])) end++;
+	while (is(text[end])) end++;
 	return end;
 }
-
-function spacesEnd(text: string, from: number): number {
-	let end = from;
-	while (isSpace(text[end])) end++;
-	return end;
-}
+const wordEnd = (text: string, from: number) => runEnd(text, from, isWordChar);
+const spacesEnd = (text: string, from: number) => runEnd(text, from, isSpace);
 
 /** The text with every named argument (`key:`) replaced by a space. */
 export function withoutNamedArguments(text: string): string {

@@ -93,7 +93,6 @@ function firstItemKeys(value: unknown, path: string): string[] {
 	return keys;
 }
 
-/** Every proper prefix of the given paths. */
 function parentSet(paths: Iterable<string>): Set<string> {
 	const parents = new Set<string>();
 	for (const path of paths) for (const parent of parentsOf(path)) parents.add(parent);

@@ -39,10 +39,5 @@ export const description: INodeProperties[] = [
 			'Update a document or generate it again',
 		],
 	]),
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...del.description,
-	...download.description,
+	...[create, get, getAll, update, del, download].flatMap((op) => op.description),
 ];

@@ -22,9 +22,5 @@ export const description: INodeProperties[] = [
 		['Get Many', 'getAll', 'List the snippets of a workspace', 'Get many snippets'],
 		['Update', 'update', 'Change the name or the code of a snippet', 'Update a snippet'],
 	]),
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...del.description,
+	...[create, get, getAll, update, del].flatMap((op) => op.description),
 ];

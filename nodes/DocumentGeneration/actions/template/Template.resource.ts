@@ -46,11 +46,5 @@ export const description: INodeProperties[] = [
 			'Update a template',
 		],
 	]),
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...getFields.description,
-	...preview.description,
-	...update.description,
-	...del.description,
+	...[create, get, getAll, getFields, preview, update, del].flatMap((op) => op.description),
 ];

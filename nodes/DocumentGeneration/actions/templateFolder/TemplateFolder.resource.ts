@@ -17,9 +17,5 @@ export const description: INodeProperties[] = [
 		['Get Many', 'getAll', 'List the template folders of a workspace', 'Get many template folders'],
 		['Update', 'update', 'Rename a template folder', 'Update a template folder'],
 	]),
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...del.description,
+	...[create, get, getAll, update, del].flatMap((op) => op.description),
 ];
