@@ -10,39 +10,24 @@ import * as snippet from './snippet/Snippet.resource';
 import * as template from './template/Template.resource';
 import * as templateFolder from './templateFolder/TemplateFolder.resource';
 
+/** The `execute` of each named operation of a resource. */
+const executes = <K extends string>(resource: Record<K, { execute: Operation }>, names: K[]) =>
+	Object.fromEntries(names.map((name) => [name, resource[name].execute]));
+
 const operations: Record<string, Record<string, Operation>> = {
-	document: {
-		create: document.create.execute,
-		get: document.get.execute,
-		getAll: document.getAll.execute,
-		update: document.update.execute,
-		delete: document.delete.execute,
-		download: document.download.execute,
-	},
-	template: {
-		create: template.create.execute,
-		get: template.get.execute,
-		getAll: template.getAll.execute,
-		getFields: template.getFields.execute,
-		preview: template.preview.execute,
-		update: template.update.execute,
-		delete: template.delete.execute,
-	},
-	templateFolder: {
-		create: templateFolder.create.execute,
-		get: templateFolder.get.execute,
-		getAll: templateFolder.getAll.execute,
-		update: templateFolder.update.execute,
-		delete: templateFolder.delete.execute,
-	},
-	snippet: {
-		create: snippet.create.execute,
-		get: snippet.get.execute,
-		getAll: snippet.getAll.execute,
-		update: snippet.update.execute,
-		delete: snippet.delete.execute,
-	},
-	account: { get: account.get.execute },
+	document: executes(document, ['create', 'get', 'getAll', 'update', 'delete', 'download']),
+	template: executes(template, [
+		'create',
+		'get',
+		'getAll',
+		'getFields',
+		'preview',
+		'update',
+		'delete',
+	]),
+	templateFolder: executes(templateFolder, ['create', 'get', 'getAll', 'update', 'delete']),
+	snippet: executes(snippet, ['create', 'get', 'getAll', 'update', 'delete']),
+	account: executes(account, ['get']),
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -50,24 +35,18 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = operations[resource]?.[operation];
-	if (!run) {
+	if (!run)
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
-			{
-				description: 'Choose a resource and operation from the lists of the node',
-			},
+			{ description: 'Choose a resource and operation from the lists of the node' },
 		);
-	}
 	const out = await run.call(this, items);
 	reportLimit(this, items.length);
 	return [out];
 }
 
-/**
- * An execution hint on the node when the service's request limit held this run: how many
- * items, how long and why, and what to change. Nothing failed for it (items that did say so).
- */
+/** An execution hint when the service's request limit held this run: how long, what to change. */
 export function reportLimit(ctx: IExecuteFunctions, items: number): void {
 	const report = limitReport(ctx);
 	if (!report.limited || typeof ctx.addExecutionHints !== 'function') return;

@@ -1,7 +1,4 @@
-/**
- * A document's fields beyond its payload: File Name, Meta, the Image Options (meta keys `_type`,
- * `_width`, `_height`, `_quality`, winning over Meta (JSON)) and Update Fields.
- */
+/** A document's fields beyond its payload: File Name, Meta, Image Options and Update Fields. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../shared/descriptions';
@@ -16,7 +13,7 @@ import {
 } from '../../shared/helpers/parse';
 import { getDocument, getDocumentCard } from '../../shared/transport';
 import { type PayloadFile, withFiles } from './payload';
-import { checkPayloadSize } from './payloadParts';
+import { checkPayloadSize, collection } from './payloadParts';
 
 /** The File Name field of create and update; `more` says how it meets the meta there. */
 export function filenameField(more = ''): INodeProperties {
@@ -33,12 +30,11 @@ export function filenameField(more = ''): INodeProperties {
 /** The file name field, trimmed; undefined when empty. */
 export function readFilename(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string' && typeof value !== 'number') {
+	if (typeof value !== 'string' && typeof value !== 'number')
 		throw new InputError(
 			'The file name must be text',
 			'Enter a file name such as invoice-2026-001.pdf',
 		);
-	}
 	const text = String(value).trim();
 	return text === '' ? undefined : text;
 }
@@ -48,9 +44,8 @@ export interface MetaFields {
 	meta?: unknown;
 	filename?: unknown;
 	password?: unknown;
-	/** Channel: the webhook channel an instant trigger filters on. */
+	/** The webhook channel an instant trigger filters on. */
 	channel?: unknown;
-	/** The Image Options' meta keys (`readImageMeta`). */
 	image?: IDataObject;
 }
 
@@ -67,20 +62,25 @@ export function buildMeta(fields: MetaFields): IDataObject | undefined {
 	return Object.keys(meta).length ? meta : undefined;
 }
 
-/** The largest width or height, in pixels. */
 export const MAX_IMAGE_SIDE = 10_000;
 
 export const IMAGE_FORMATS = ['webp', 'png', 'jpg'] as const;
 
-export const imageOptions: INodeProperties = {
-	displayName: 'Image Options',
-	name: 'imageOptions',
-	type: 'collection',
-	placeholder: 'Add Image Option',
-	default: {},
-	description:
-		'For image templates only (a PDF template ignores them): the format and size of the image. Set here, an option wins over the same key (_type, _width, _height, _quality) in Meta (JSON).',
-	options: [
+/** The Width or Height option (meta._width, meta._height). */
+const sideOption = (side: 'width' | 'height', pixels: number): INodeProperties => ({
+	displayName: `${side === 'width' ? 'Width' : 'Height'} (Pixels)`,
+	name: side,
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_IMAGE_SIDE },
+	default: pixels,
+	description: `The image's ${side} (meta._${side}); the template's own setting when not added`,
+});
+
+export const imageOptions: INodeProperties = collection(
+	'Image Options',
+	'imageOptions',
+	'Add Image Option',
+	[
 		{
 			displayName: 'Format',
 			name: 'format',
@@ -93,22 +93,8 @@ export const imageOptions: INodeProperties = {
 			default: 'webp',
 			description: 'The image format (meta._type)',
 		},
-		{
-			displayName: 'Width (Pixels)',
-			name: 'width',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_IMAGE_SIDE },
-			default: 1200,
-			description: "The image's width (meta._width); the template's own setting when not added",
-		},
-		{
-			displayName: 'Height (Pixels)',
-			name: 'height',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_IMAGE_SIDE },
-			default: 630,
-			description: "The image's height (meta._height); the template's own setting when not added",
-		},
+		sideOption('width', 1200),
+		sideOption('height', 630),
 		{
 			displayName: 'Quality',
 			name: 'quality',
@@ -118,21 +104,20 @@ export const imageOptions: INodeProperties = {
 			description: 'WebP only: from 1 (smallest file) to 100 (best, the default) (meta._quality)',
 		},
 	],
-};
+	'For image templates only (a PDF template ignores them): the format and size of the image. Set here, an option wins over the same key (_type, _width, _height, _quality) in Meta (JSON).',
+);
 
 /** A whole number within `min`…`max`, named by its option when it is not one. */
 function wholeNumber(value: unknown, option: string, min: number, max: number): number {
 	const number = typeof value === 'string' && /^\s*\d{1,6}\s*$/.test(value) ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max)
 		throw new InputError(
 			`Image Options → ${option} must be a whole number from ${min} to ${max}, not ${preview(value)}`,
 			`Set Image Options → ${option} to a number such as ${option === 'Quality' ? 80 : 1200}, or remove it to keep the template's setting`,
 		);
-	}
 	return number;
 }
 
-/** The format option: one of the service's image types. */
 function imageFormat(value: unknown): string {
 	const format = typeof value === 'string' ? value.trim().toLowerCase() : value;
 	if (typeof format === 'string' && (IMAGE_FORMATS as readonly string[]).includes(format))
@@ -167,14 +152,11 @@ export function checkImageMeta(meta: IDataObject | undefined): void {
 	);
 }
 
-export const updateFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'updateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	description: 'Only the fields added here are sent; everything else stays as it is',
-	options: [
+export const updateFields: INodeProperties = collection(
+	'Update Fields',
+	'updateFields',
+	'Add Field',
+	[
 		filenameField(
 			'. With Meta it is merged into the new meta; alone it is added to the current meta.',
 		),
@@ -214,18 +196,18 @@ export const updateFields: INodeProperties = {
 			description: 'Use another template for this document',
 		},
 	],
-};
+	'Only the fields added here are sent; everything else stays as it is',
+);
 
 /** The changes of one item: the fields to send, and what to merge into the document's own. */
 export interface Changes {
 	fields: IDataObject;
-	/** File Name and Image Options given without Meta: merged into the document's current meta. */
+	/** File Name and Image Options given without Meta: merged into the current meta. */
 	metaAdditions?: IDataObject;
-	/** Files given without Payload: put into the document's stored payload. */
+	/** Files given without Payload: put into the stored payload. */
 	files?: PayloadFile[];
 }
 
-/** The template of Update Fields, when one is given. */
 function readTemplateChange(update: IDataObject): string | undefined {
 	if (update.templateId === undefined || update.templateId === '') return undefined;
 	const locator = update.templateId as IDataObject | string;
@@ -233,10 +215,7 @@ function readTemplateChange(update: IDataObject): string | undefined {
 	return value !== '' && value !== undefined ? parseId(value, 'template') : undefined;
 }
 
-/**
- * The service replaces meta as a whole: Meta given replaces it ({} clears it, blank is not
- * given); File Name and Image Options alone are merged into the current meta.
- */
+/** Meta given replaces the meta ({} clears it); File Name and Image Options alone are merged. */
 function readMetaChange(changes: Changes, update: IDataObject, image: IDataObject): void {
 	const filename = readFilename(update.filename);
 	const additions: IDataObject = { ...image, ...(filename ? { _filename: filename } : {}) };
@@ -264,19 +243,15 @@ export function readChanges(
 	} else if (files.length) changes.files = files;
 	readMetaChange(changes, update, image);
 	if ('status' in update) fields.status = parseWriteStatus(update.status);
-	if (!Object.keys(fields).length && !changes.metaAdditions && !changes.files) {
+	if (!Object.keys(fields).length && !changes.metaAdditions && !changes.files)
 		throw new InputError(
 			'There is nothing to update',
 			'Add at least one field under Update Fields (Payload, Meta, File Name, Status or Template), an Image Option or a file under Files Into Payload',
 		);
-	}
 	return changes;
 }
 
-/**
- * Puts the files given without Payload into the stored payload, read before anything is sent;
- * merges the meta keys given alone into the stored meta from the same read.
- */
+/** Puts files given without Payload into the stored payload, and meta keys alone into its meta. */
 export async function filesIntoCurrent(
 	ctx: IExecuteFunctions,
 	id: string,
@@ -288,12 +263,11 @@ export async function filesIntoCurrent(
 	const current = await getDocument(ctx, id, { itemIndex });
 	const stored =
 		current.payload === null || current.payload === '' ? {} : parseJsonLoose(current.payload);
-	if (!stored || typeof stored !== 'object' || Array.isArray(stored)) {
+	if (!stored || typeof stored !== 'object' || Array.isArray(stored))
 		throw new InputError(
 			`The stored payload of document ${id} is not one JSON object, so the files cannot be added to it`,
 			'Give the whole payload under Update Fields → Payload (JSON) together with the files',
 		);
-	}
 	fields.payload = withFiles(stored as IDataObject, files);
 	checkPayloadSize(fields.payload as IDataObject);
 	if (metaAdditions) fields.meta = { ...metaObject(current.meta), ...metaAdditions };

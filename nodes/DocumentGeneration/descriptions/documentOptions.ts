@@ -4,35 +4,28 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { InputError, preview } from '../../shared/helpers/parse';
 import type { ListFilters } from '../../shared/types';
 import { DEFAULT_REUSE_HOURS } from '../engine';
+import { collection } from './payloadParts';
 
-/** The Options of create and update: how long to wait. */
-export const waitOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Max Wait for Rate Limit (Seconds)',
-			name: 'maxRateLimitWait',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 120,
-			description:
-				"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
-		},
-		{
-			displayName: 'Wait Timeout (Seconds)',
-			name: 'waitTimeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 300,
-			description:
-				"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
-		},
-	],
-};
+export const waitOptions: INodeProperties = collection('Options', 'options', 'Add Option', [
+	{
+		displayName: 'Max Wait for Rate Limit (Seconds)',
+		name: 'maxRateLimitWait',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 120,
+		description:
+			"The longest single wait for the service's request limit (429) the batch accepts. Every request of the run waits as long as the service asks, up to this; an item fails only when the service asks for more.",
+	},
+	{
+		displayName: 'Wait Timeout (Seconds)',
+		name: 'waitTimeout',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 300,
+		description:
+			"How long to wait for each document's generation before its item fails. Time held by the service's request limit does not count.",
+	},
+]);
 
 /** Create's options: running again safely (a Unique Key), then waiting. */
 export const createOptions: INodeProperties = {
@@ -100,30 +93,27 @@ function parseStatuses(value: unknown): string[] {
 	const list = Array.isArray(value) ? value : String(value).split(',');
 	const statuses = list.map((status) => String(status).trim()).filter(Boolean);
 	const unknown = statuses.find((status) => !STATUS_VALUES.includes(status));
-	if (unknown !== undefined) {
+	if (unknown !== undefined)
 		throw new InputError(
 			`The status "${preview(unknown)}" in Statuses is not one the list accepts`,
 			`Use ${STATUS_VALUES.join(', ')}`,
 		);
-	}
 	return [...new Set(statuses)];
 }
 
 function parseSearch(value: unknown): string | undefined {
 	if (value === undefined || value === null) return undefined;
-	if (typeof value !== 'string' && typeof value !== 'number') {
+	if (typeof value !== 'string' && typeof value !== 'number')
 		throw new InputError(
 			`The Search filter must be text, not ${preview(value)}`,
 			'Give part of a file name, or a document ID',
 		);
-	}
 	const text = String(value).trim();
-	if (text.length > MAX_SEARCH_LENGTH) {
+	if (text.length > MAX_SEARCH_LENGTH)
 		throw new InputError(
 			`The Search filter is ${text.length} characters long`,
 			`Give part of a file name or a document ID (${MAX_SEARCH_LENGTH} characters at most)`,
 		);
-	}
 	return text || undefined;
 }
 

@@ -1,12 +1,8 @@
-/**
- * The fields of the library's records, as create and update show and read them: a template's
- * Template Fields (sent as identifier, body_draft, scss_style_draft, sample_data_draft,
- * output_type, pdf_engine_draft_id and template_folder_id), a snippet's name and Liquid code,
- * and a template folder's name.
- */
+/** The fields of templates, snippets and template folders, as create and update read them. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { InputError, parseId, parseJsonObject, preview } from '../../shared/helpers/parse';
+import { collection } from './payloadParts';
 import { readTtl, retentionFields } from './templateSettings';
 
 export const OUTPUT_TYPES = ['pdf', 'png', 'jpg', 'webp'];
@@ -101,20 +97,15 @@ const TEMPLATE_FIELD_OPTIONS: INodeProperties[] = [
 	},
 ];
 
-export const templateFields = (displayName: string): INodeProperties => ({
-	displayName,
-	name: 'templateFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: TEMPLATE_FIELD_OPTIONS.map((option) => ({ ...option })),
-});
+export const templateFields = (displayName: string): INodeProperties =>
+	collection(
+		displayName,
+		'templateFields',
+		'Add Field',
+		TEMPLATE_FIELD_OPTIONS.map((option) => ({ ...option })),
+	);
 
-/**
- * The fields the user gave, under the service's names; fields left out are not sent (an
- * empty text is sent: it clears the field). Checked: the sample data must be one object,
- * the output type one the service knows.
- */
+/** The Template Fields given, checked, under the service's names (an empty text clears one). */
 export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObject {
 	const raw = ctx.getNodeParameter('templateFields', i, {}) as IDataObject;
 	const fields: IDataObject = {};
@@ -130,8 +121,7 @@ export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObje
 	if (raw.body !== undefined) fields.body_draft = String(raw.body);
 	if (raw.styles !== undefined) fields.scss_style_draft = String(raw.styles);
 	if (raw.sampleData !== undefined) {
-		// Checked as one object, sent as JSON text: the service keeps sample data as text (its
-		// official client sends a string).
+		// Checked as one object, sent as JSON text: the service keeps sample data as text.
 		fields.sample_data_draft = JSON.stringify(parseJsonObject(raw.sampleData, 'sample data') ?? {});
 	}
 	if (raw.outputType !== undefined) {
@@ -142,8 +132,7 @@ export function readTemplateFields(ctx: IExecuteFunctions, i: number): IDataObje
 			);
 		fields.output_type = String(raw.outputType);
 	}
-	// The empty value is the lists' first entry: the service's default engine (nothing sent),
-	// and no folder (null takes the template out of its folder).
+	// The lists' empty entry: the default engine (nothing sent), no folder (null).
 	if (raw.pdfEngineId !== undefined && raw.pdfEngineId !== '')
 		fields.pdf_engine_draft_id = readEngineId(raw.pdfEngineId);
 	const ttl = readTtl(raw);
@@ -192,18 +181,16 @@ export const snippetCode: INodeProperties = {
 		'The HTML and Liquid of the snippet. Variables it reads come from the document’s payload.',
 };
 
-export const snippetFields: INodeProperties = {
-	displayName: 'Update Fields',
-	name: 'snippetFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	description: 'Only the fields added here are sent; everything else stays as it is',
-	options: [
+export const snippetFields: INodeProperties = collection(
+	'Update Fields',
+	'snippetFields',
+	'Add Field',
+	[
 		{ ...snippetCode, required: false },
 		{ ...snippetName, required: false },
 	],
-};
+	'Only the fields added here are sent; everything else stays as it is',
+);
 
 /** A name given for a snippet, trimmed; an empty one is refused. */
 export function checkSnippetName(value: unknown): string {
@@ -213,7 +200,6 @@ export function checkSnippetName(value: unknown): string {
 	return name;
 }
 
-/** A snippet's code: text, sent as it is given. */
 export function checkSnippetCode(value: unknown, required: boolean): string {
 	const code = typeof value === 'string' ? value : value == null ? '' : String(value);
 	if (required && code.trim() === '')
@@ -224,7 +210,7 @@ export function checkSnippetCode(value: unknown, required: boolean): string {
 	return code;
 }
 
-/** Update Fields under the service's names; fields left out are not sent. */
+/** A snippet's Update Fields under the service's names. */
 export function readSnippetChanges(ctx: IExecuteFunctions, i: number): IDataObject {
 	const raw = ctx.getNodeParameter('snippetFields', i, {}) as IDataObject;
 	const fields: IDataObject = {};

@@ -1,7 +1,4 @@
-/**
- * Create's Documents setting: one document per item, for all items, or per Group By key. A group's
- * first item gives the payload; each item adds one line, in input order, at the Line Items Path.
- */
+/** Create's Documents: one per item, for all, or per Group By key, each item adding a line. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError, withoutFileReferences } from '../../shared/helpers/items';
@@ -135,7 +132,7 @@ function groupKeyOf(value: unknown): string {
 /** The documents the items make: groups in the order of their first items. */
 export interface Grouping {
 	groups: DocumentGroup[];
-	/** Whether each item adds a line. */
+	/** Each item adds a line. */
 	lines: boolean;
 	/** Items whose Group By could not be read: each is a group of its own that fails. */
 	refused: Map<number, unknown>;
@@ -170,21 +167,37 @@ export function readGrouping(ctx: IExecuteFunctions, count: number): Grouping {
 	return { groups, lines: true, refused };
 }
 
+/** The parameters a payload's or a line's object is read from, in each mode. */
+const PARAMETERS = {
+	payload: { fields: 'payloadFields.values', mapped: 'mappedFields', json: 'payload' },
+	line: { fields: 'lineFields.values', mapped: 'mappedLineFields', json: 'line' },
+};
+
+/** The object an item gives in its mode: rows, mapped fields, or JSON (anything else). */
+export function dataOf(
+	ctx: IExecuteFunctions,
+	i: number,
+	mode: unknown,
+	of: keyof typeof PARAMETERS,
+	filesInJson: boolean,
+): IDataObject | undefined {
+	const names = PARAMETERS[of];
+	if (mode === 'fields') return payloadFromFields(ctx.getNodeParameter(names.fields, i, []));
+	if (mode === 'templateFields') {
+		const mapping = ctx.getNodeParameter(names.mapped, i, {}) as IDataObject;
+		return payloadFromMapping(mapping, ctx.getInputData()[i]?.json ?? {});
+	}
+	const json = parseJsonObject(ctx.getNodeParameter(names.json, i, ''), names.json);
+	return json && withoutFileReferences(json, filesInJson);
+}
+
 function lineOf(
 	ctx: IExecuteFunctions,
 	i: number,
 	mode: unknown,
 	filesInJson: boolean,
 ): IDataObject {
-	let line: IDataObject | undefined;
-	if (mode === 'fields') line = payloadFromFields(ctx.getNodeParameter('lineFields.values', i, []));
-	else if (mode === 'templateFields') {
-		const mapping = ctx.getNodeParameter('mappedLineFields', i, {}) as IDataObject;
-		line = payloadFromMapping(mapping, ctx.getInputData()[i]?.json ?? {});
-	} else {
-		const json = parseJsonObject(ctx.getNodeParameter('line', i, ''), 'line');
-		line = json && withoutFileReferences(json, filesInJson);
-	}
+	const line = dataOf(ctx, i, mode, 'line', filesInJson);
 	if (line && Object.keys(line).length) return line;
 	throw new InputError(
 		'The line is empty',
@@ -201,12 +214,11 @@ export function readLines(
 	filesInJson: boolean,
 ): { path: string; lines: IDataObject[] } {
 	const count = group.members.length;
-	if (count > PAYLOAD_BOUNDS.lines) {
+	if (count > PAYLOAD_BOUNDS.lines)
 		throw new InputError(
 			`This document would have ${count} line items, more than the ${PAYLOAD_BOUNDS.lines} one document takes`,
 			'Make smaller documents: One per Group of Items with a finer Group By, or split the items first (Loop Over Items)',
 		);
-	}
 	const path = String(ctx.getNodeParameter('linesPath', group.index, 'lines') ?? '').trim();
 	if (path === '')
 		throw new InputError(

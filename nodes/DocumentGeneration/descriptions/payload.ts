@@ -1,20 +1,13 @@
-/**
- * A document's payload: Create's Payload Mode, and Files Into Payload (input files as data URIs).
- * Files are read only through n8n's binary helpers, so every binary data mode and Execution Logic
- * v2 (a path such as `_files.logo`) work; the input item's file is never changed.
- */
+// A document's payload: Payload Mode, and Files Into Payload (input files as data URIs).
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { withoutFileReferences } from '../../shared/helpers/items';
-import { InputError, parseJsonObject, preview } from '../../shared/helpers/parse';
+import { InputError, preview } from '../../shared/helpers/parse';
 import type { DocumentGroup } from '../engine';
-import { payloadFromMapping } from '../templateFields/resourceMapper';
-import { readLines } from './lineItems';
+import { dataOf, readLines } from './lineItems';
 import {
 	checkPayloadSize,
 	nameValueRows,
 	PAYLOAD_BOUNDS,
-	payloadFromFields,
 	requirePayload,
 	sizeText,
 	withValueAt,
@@ -95,26 +88,8 @@ type PayloadMode = 'json' | 'fields' | 'templateFields';
 export interface PayloadPlan {
 	lines: boolean;
 	budget: FileBudget;
-	/** Whether the workflow keeps files in the items' JSON (Execution Logic v2). */
+	/** The workflow keeps files in the items' JSON (Execution Logic v2). */
 	filesInJson: boolean;
-}
-
-/** The payload an item gives in its Payload Mode. */
-function itemPayload(
-	ctx: IExecuteFunctions,
-	i: number,
-	mode: PayloadMode,
-	filesInJson: boolean,
-): IDataObject | undefined {
-	if (mode === 'templateFields') {
-		const mapping = ctx.getNodeParameter('mappedFields', i, {}) as IDataObject;
-		const input = ctx.getInputData()[i]?.json ?? {};
-		return payloadFromMapping(mapping, input);
-	}
-	if (mode === 'fields')
-		return payloadFromFields(ctx.getNodeParameter('payloadFields.values', i, []));
-	const payload = parseJsonObject(ctx.getNodeParameter('payload', i, ''), 'payload');
-	return payload && withoutFileReferences(payload, filesInJson);
 }
 
 /** One document's payload: its first item's data, lines and files; never empty, within bounds. */
@@ -126,7 +101,7 @@ export async function documentPayload(
 	const i = group.index;
 	const chosen = ctx.getNodeParameter('payloadMode', i, 'json');
 	const mode: PayloadMode = chosen === 'fields' || chosen === 'templateFields' ? chosen : 'json';
-	let payload = itemPayload(ctx, i, mode, plan.filesInJson) ?? {};
+	let payload = dataOf(ctx, i, mode, 'payload', plan.filesInJson) ?? {};
 	if (plan.lines) {
 		const { path, lines } = readLines(ctx, group, plan.filesInJson);
 		payload = withValueAt(payload, path, lines, 'line items');
@@ -192,12 +167,11 @@ export function readFileRows(value: unknown): FileRow[] {
 		const property = String(row?.binaryPropertyName ?? '').trim();
 		const path = String(row?.path ?? '').trim();
 		if (property === '' && path === '') return;
-		if (property === '' || path === '') {
+		if (property === '' || path === '')
 			throw new InputError(
 				`Files Into Payload → file ${n + 1} has no ${property === '' ? 'Input Binary Field' : 'Payload Path'}`,
 				'Give each file the name of the input file (e.g. data) and where it goes in the payload (e.g. logo)',
 			);
-		}
 		read.push({ property, path });
 	});
 	return read;
@@ -241,7 +215,6 @@ function fileOf(ctx: IExecuteFunctions, itemIndex: number, row: FileRow): IBinar
 	return binary;
 }
 
-/** An input file read for the payload, with its data URI. */
 export interface PayloadFile {
 	property: string;
 	path: string;
@@ -252,7 +225,6 @@ export interface PayloadFile {
 export class FileBudget {
 	constructor(private remaining = PAYLOAD_BOUNDS.runFileBytes) {}
 
-	/** Takes `bytes` of encoded file, or refuses beyond the run's bound. */
 	take(bytes: number): void {
 		this.remaining -= bytes;
 		if (this.remaining >= 0) return;

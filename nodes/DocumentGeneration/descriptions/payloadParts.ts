@@ -1,7 +1,4 @@
-/**
- * Payload building blocks: name/value rows, values at dotted paths, and size bounds. The service
- * publishes no size limit; the bounds keep a request, and n8n's memory, to what a document needs.
- */
+/** Building blocks: collections, name/value rows, values at dotted paths, size bounds (our own). */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { MAX_JSON_DEPTH } from '../../shared/helpers/json';
@@ -26,7 +23,6 @@ export function sizeText(bytes: number): string {
 	return `${bytes} bytes`;
 }
 
-/** The refusal of a path through a value that is not an object. */
 function notAnObject(parts: string[], depth: number, what: string): InputError {
 	const sofar = parts.slice(0, depth + 1).join('.');
 	return new InputError(
@@ -35,10 +31,7 @@ function notAnObject(parts: string[], depth: number, what: string): InputError {
 	);
 }
 
-/**
- * A copy of `payload` with `value` at the dotted `path`, objects on the way copied or made; the
- * payload given (maybe the input item's own) is never changed. A non-object on the way is refused.
- */
+/** A copy of `payload` with `value` at the dotted `path`, objects on the way copied or made. */
 export function withValueAt(
 	payload: IDataObject,
 	path: string,
@@ -60,7 +53,6 @@ export function withValueAt(
 	return root;
 }
 
-/** Refuses a payload larger than the bound as JSON text. */
 export function checkPayloadSize(payload: IDataObject): void {
 	const bytes = Buffer.byteLength(JSON.stringify(payload), 'utf8');
 	if (bytes <= PAYLOAD_BOUNDS.payloadBytes) return;
@@ -68,6 +60,25 @@ export function checkPayloadSize(payload: IDataObject): void {
 		`The payload is ${sizeText(bytes)}, more than the ${sizeText(PAYLOAD_BOUNDS.payloadBytes)} one document accepts`,
 		'Send less data: smaller or fewer files (resize images before this node), fewer line items per document (group by a finer key), or links to large files instead of the files',
 	);
+}
+
+/** A collection parameter: optional fields the user adds one by one. */
+export function collection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'collection',
+		placeholder,
+		default: {},
+		...(description === undefined ? {} : { description }),
+		options,
+	};
 }
 
 /** A list of name/value rows (dots in a name make nested objects), as n8n's fixedCollection. */
@@ -130,18 +141,16 @@ export function setOwn(target: IDataObject, key: string, value: unknown): void {
 /** A row's dotted name as its parts, checked: at most `MAX_JSON_DEPTH` of them, none empty. */
 export function namePath(key: string, where: string): string[] {
 	const path = key.split('.', MAX_JSON_DEPTH + 1).map((part) => part.trim());
-	if (path.length > MAX_JSON_DEPTH) {
+	if (path.length > MAX_JSON_DEPTH)
 		throw new InputError(
 			`The payload ${where} has more than ${MAX_JSON_DEPTH} levels in its name`,
 			`Use names of at most ${MAX_JSON_DEPTH} levels, such as customer.address.city`,
 		);
-	}
-	if (path.some((part) => part === '')) {
+	if (path.some((part) => part === ''))
 		throw new InputError(
 			`The payload ${where} has an empty part in its name`,
 			'Write names such as customer.name: dots separate the levels, with a name between them',
 		);
-	}
 	return path;
 }
 
@@ -159,12 +168,11 @@ function placeRow(built: PayloadUnderway, path: string[], value: unknown, where:
 		const sofar = () => path.slice(0, depth + 1).join('.');
 		const existing = Object.prototype.hasOwnProperty.call(target, part) ? target[part] : undefined;
 		if (depth === path.length - 1) {
-			if (existing !== undefined) {
+			if (existing !== undefined)
 				throw new InputError(
 					`The payload ${where} sets "${sofar()}", which another field already sets`,
 					'Give each name once; to build a list, put the whole list in one field with an expression',
 				);
-			}
 			setOwn(target, part, value);
 		} else if (existing === undefined) {
 			const child: IDataObject = {};
@@ -183,10 +191,7 @@ function placeRow(built: PayloadUnderway, path: string[], value: unknown, where:
 	});
 }
 
-/**
- * The payload of key/value rows, a dotted key building nested objects. Empty keys are skipped; a
- * key given twice, or both a value and an object (`customer`, `customer.name`), is refused.
- */
+/** The payload of key/value rows (dotted keys nest); a key twice, or value and object, fails. */
 export function payloadFromFields(rows: unknown): IDataObject {
 	const list = Array.isArray(rows) ? rows : [];
 	const built: PayloadUnderway = { payload: {}, branches: new WeakSet<object>() };

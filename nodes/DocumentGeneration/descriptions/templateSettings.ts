@@ -1,15 +1,10 @@
-/**
- * A template's page and image settings and its retention: the Page Settings and Image Settings
- * collections of Template Create and Update, read and checked into the service's
- * `settings_draft` keys and `ttl`, and merged into the draft settings a template has.
- */
+/** A template's Page and Image Settings, retention and files, read into the service's keys. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { tryParseJson } from '../../shared/helpers/json';
 import { InputError, preview } from '../../shared/helpers/parse';
-import { sizeText } from './payloadParts';
+import { collection, sizeText } from './payloadParts';
 
-/** The paper formats the service names, as the editor lists them. */
 const PAPER_FORMATS = ['a4', 'a3', 'a5', 'letter', 'legal', 'custom'];
 const ORIENTATIONS = ['portrait', 'landscape'];
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
@@ -40,14 +35,11 @@ const textField = (band: 'header' | 'footer', place: string): INodeProperties =>
 	description: `Text at the ${place} of every page's ${band}; [page] and [topage] print the page number and the page count`,
 });
 
-export const pageSettings: INodeProperties = {
-	displayName: 'Page Settings',
-	name: 'pageSettings',
-	type: 'collection',
-	placeholder: 'Add Setting',
-	default: {},
-	description: "The page of the template's PDF documents (sent as its draft settings)",
-	options: [
+export const pageSettings: INodeProperties = collection(
+	'Page Settings',
+	'pageSettings',
+	'Add Setting',
+	[
 		...PLACES.map((place) => textField('footer', place)),
 		...PLACES.map((place) => textField('header', place)),
 		...[...SIDES]
@@ -84,24 +76,24 @@ export const pageSettings: INodeProperties = {
 		numberField('Paper Height (Mm)', 'paperHeight', 'The height of a Custom page, in millimetres'),
 		numberField('Paper Width (Mm)', 'paperWidth', 'The width of a Custom page, in millimetres'),
 	],
-};
+	"The page of the template's PDF documents (sent as its draft settings)",
+);
 
-export const imageSettings: INodeProperties = {
-	displayName: 'Image Settings',
-	name: 'imageSettings',
-	type: 'collection',
-	placeholder: 'Add Setting',
-	default: {},
-	description: "The size and background of the template's images (sent as its draft settings)",
-	options: [
-		{
-			displayName: 'Height (Px)',
-			name: 'height',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 500,
-			description: 'The height of the image, in pixels',
-		},
+const pixelSetting = (side: 'height' | 'width'): INodeProperties => ({
+	displayName: `${capitalized(side)} (Px)`,
+	name: side,
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 500,
+	description: `The ${side} of the image, in pixels`,
+});
+
+export const imageSettings: INodeProperties = collection(
+	'Image Settings',
+	'imageSettings',
+	'Add Setting',
+	[
+		pixelSetting('height'),
 		{
 			displayName: 'Transparent Background',
 			name: 'transparent',
@@ -109,18 +101,12 @@ export const imageSettings: INodeProperties = {
 			default: false,
 			description: 'Whether the image has a transparent background (PNG and WebP)',
 		},
-		{
-			displayName: 'Width (Px)',
-			name: 'width',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 500,
-			description: 'The width of the image, in pixels',
-		},
+		pixelSetting('width'),
 	],
-};
+	"The size and background of the template's images (sent as its draft settings)",
+);
 
-/** The Retention fields of Template Fields: a number and its unit, sent as `ttl` seconds. */
+/** Template Fields' Retention and its unit, sent as `ttl` seconds. */
 export const retentionFields: INodeProperties[] = [
 	{
 		displayName: 'Retention',
@@ -219,7 +205,6 @@ function readPaper(raw: IDataObject): IDataObject {
 	};
 }
 
-/** The Page Settings given, under the service's keys. */
 function readPageSettings(raw: IDataObject): IDataObject {
 	const settings: IDataObject = readPaper(raw);
 	if (raw.orientation !== undefined)
@@ -233,7 +218,6 @@ function readPageSettings(raw: IDataObject): IDataObject {
 	return settings;
 }
 
-/** The Image Settings given, under the service's keys. */
 function readImageSettings(raw: IDataObject): IDataObject {
 	const settings: IDataObject = {};
 	for (const key of ['width', 'height'] as const) {
@@ -288,10 +272,7 @@ function settingsObject(value: unknown): IDataObject {
 	return {};
 }
 
-/**
- * The template's draft settings with the given ones put in: the service replaces
- * `settings_draft` whole, so every setting not given is sent back as it was.
- */
+/** The draft settings with the given ones put in: the service replaces `settings_draft` whole. */
 export function mergeSettings(current: unknown, given: IDataObject): IDataObject {
 	const merged = { ...settingsObject(current) };
 	for (const [key, value] of Object.entries(given)) {
@@ -307,7 +288,7 @@ export function mergeSettings(current: unknown, given: IDataObject): IDataObject
 /** How large a body or styles file may be: far above any template the dashboard keeps. */
 export const TEMPLATE_FILE_BYTES = 5 * 1024 * 1024;
 
-/** The Template Fields that take a file of an earlier node, and what each replaces. */
+/** The Template Fields that take a file, and what each replaces. */
 export const TEMPLATE_FILE_FIELDS = [
 	{ field: 'bodyFromFile', text: 'body', label: 'Body From File', sent: 'body_draft' },
 	{ field: 'stylesFromFile', text: 'styles', label: 'Styles From File', sent: 'scss_style_draft' },
@@ -329,7 +310,6 @@ function textOf(bytes: Buffer, label: string): string {
 	return text;
 }
 
-/** The refusal of a file field whose file the input item lacks. */
 function noFile(property: string, label: string): InputError {
 	return new InputError(
 		`The input item has no file "${preview(property)}" for Template Fields → ${label}`,
@@ -337,11 +317,7 @@ function noFile(property: string, label: string): InputError {
 	);
 }
 
-/**
- * The body and styles the item's files give, under the service's names: each read through
- * n8n's binary helpers (every binary data mode, and Execution Logic v2's `_files.…` paths),
- * checked on its bytes; sends nothing.
- */
+/** The body and styles the item's files give, through n8n's binary helpers, checked. */
 export async function readTemplateFiles(ctx: IExecuteFunctions, i: number): Promise<IDataObject> {
 	const raw = ctx.getNodeParameter('templateFields', i, {}) as IDataObject;
 	const fields: IDataObject = {};

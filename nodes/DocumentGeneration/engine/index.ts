@@ -1,13 +1,5 @@
-/**
- * The generation engine of the action node: what Create and Update call (`runGenerations`) to
- * write documents, wait for them and download their files, in stages over one record per
- * document (`record.ts`):
- * 1. check every item's request (nothing is sent when one is malformed);
- * 2. look up what exists for them already (a retry's, a Unique Key's) and plan each item;
- * 3. send the writes a few at a time (a single waited-for create in one round trip);
- * 4. wait for every generation together, fetching each file as soon as it is ready;
- * 5. output one item per document in input order, paired with its items.
- */
+// The engine of Create and Update (`runGenerations`), in stages over one record per document:
+// 1 check every item, 2 look up what exists, 3 write, 4 wait and download, 5 output in order.
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { asNodeError } from '../../shared/helpers/items';
@@ -29,10 +21,7 @@ export { readGenerationOptions } from './options';
 export { onePerItem, type DocumentGroup } from './record';
 export { DEFAULT_REUSE_HOURS, createSync, readReuse } from './writes';
 
-/**
- * What an operation gives for each document: its request, read and checked (files read, sizes
- * checked), from the index of its (first) item; nothing is sent.
- */
+/** Each document's request, read and checked from its (first) item's index; sends nothing. */
 export type Prepare = (itemIndex: number) => GenerationRequest | Promise<GenerationRequest>;
 
 /** Stage 1: every item's request, read and checked; items that repeat a key follow the first. */
@@ -98,10 +87,7 @@ function report(ctx: IExecuteFunctions, run: Run, first?: GenerationRequest): vo
 	reportReuse(ctx, origins, followers);
 }
 
-/**
- * Creates or updates one document per group of input items (`onePerItem`: one per item),
- * waits for them and downloads their files.
- */
+/** Creates or updates one document per group of items, waits for them, downloads their files. */
 export async function runGenerations(
 	ctx: IExecuteFunctions,
 	groups: DocumentGroup[],
@@ -117,7 +103,6 @@ export async function runGenerations(
 	});
 	const reusing = first?.reuse !== undefined;
 	const memory = reusing ? memoryOf(ctx) : undefined;
-
 	await plan(ctx, run, memory);
 	run.throwFirst();
 	await writeAll(ctx, run, memory);

@@ -1,13 +1,5 @@
-/**
- * Reading what exists. `lookUp` is stage 2 of the engine: a batch run again makes no second
- * document. An earlier try of this run (Retry On Fail) is remembered in the process
- * (`memoryOf`); a Unique Key is found by one pass over the list of the batch's templates within
- * the Reuse Window (every card carries its meta). What is found decides each item's plan.
- *
- * `listForIds` and `fetchEachCard`, which the wait shares, read known cards: the document list
- * while it costs fewer requests than one GET each (no more pages than GETs), stopping once
- * every wanted card was seen, then each of the others by id.
- */
+// Stage 2, what exists: an earlier try's documents (`memoryOf`) and a Unique Key's (one list pass);
+// `listForIds` and `fetchEachCard`, shared with the wait, read known cards by list or by id.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { timeOf } from '../../shared/helpers/dates';
@@ -38,10 +30,7 @@ export interface ListForIds {
 	stop?: AbortSignal;
 }
 
-/**
- * Reads the list within `listBudget` until every id in `ids` has been seen; `onCard` gets each
- * of their cards. `complete`: the list ended, or every id was seen.
- */
+/** Reads the list within `listBudget` until every id was seen (`complete`: or the list ended). */
 export async function listForIds(
 	ctx: IExecuteFunctions,
 	ids: Set<string>,
@@ -70,15 +59,11 @@ export interface FetchEach {
 	onCard: OnCard;
 	/** A 404: that document is gone (the others go on). */
 	onNotFound: (id: string, error: unknown) => void;
-	/** The item a request for the id is made for. */
 	itemIndexOf: (id: string) => number | undefined;
 	stop?: AbortSignal;
 }
 
-/**
- * Fetches each card by id, a few at a time. Any error but a 404 stops the fetches not started
- * yet and is thrown once the others have ended.
- */
+/** Fetches each card by id, a few at a time; any error but a 404 stops the rest and is thrown. */
 export async function fetchEachCard(
 	ctx: IExecuteFunctions,
 	ids: string[],
@@ -108,7 +93,7 @@ interface Seen {
 class Search {
 	/** Remembered documents (a retry): id → item. */
 	readonly remembered = new Map<string, number>();
-	/** Items by their key (`keyOf`). */
+	/** Items by `keyOf`. */
 	readonly keyed = new Map<string, Array<[number, ReuseRequest]>>();
 	readonly seenById = new Map<string, Seen>();
 	readonly seenByKey = new Map<string, Seen[]>();
@@ -142,7 +127,6 @@ class Search {
 		return [...this.remembered.values()].map((i) => this.memory!.get(i)!.updatedAt);
 	}
 
-	/** Whether a key of the batch has no document seen yet. */
 	keyMissing(): boolean {
 		return [...this.keyed.keys()].some((key) => !this.seenByKey.has(key));
 	}
@@ -171,8 +155,7 @@ async function passOverWindow(
 		search.visit,
 		call,
 	);
-	// A card updated while the pass read the list may have moved past it (a list ordered by
-	// update time): when a key is still missing, one more look at those cards alone.
+	// A card updated during the pass may have moved past it: a key still missing gets one more look.
 	if (search.keyMissing()) {
 		const passStart = pass.serverTime ?? startedAt - CLOCK_SKEW_MS;
 		const changed = updatedSinceFor([new Date(passStart).toISOString()], startedAt);
@@ -180,10 +163,7 @@ async function passOverWindow(
 	}
 }
 
-/**
- * A retry's documents: the list from the earliest write, within `listBudget`; those it did
- * not show (lag, or it cost too much) fetched by id. One deleted since is made again.
- */
+/** A retry's documents: the list (within `listBudget`), then by id; one deleted is made again. */
 async function readRemembered(
 	ctx: IExecuteFunctions,
 	search: Search,
@@ -240,11 +220,7 @@ function foundOf(search: Search): Map<number, Found> {
 	return found;
 }
 
-/**
- * Finds the documents that exist for the given items: those earlier tries of this run made
- * (`memory`), and those marked with the items' keys. No request when there is nothing to
- * look for; one pass over the list otherwise (a partial one for a retry without keys).
- */
+/** The documents earlier tries made for the items (`memory`), and those marked with their keys. */
 export async function lookUp(
 	ctx: IExecuteFunctions,
 	requests: Array<[number, ReuseRequest]>,

@@ -1,7 +1,4 @@
-/**
- * What create and update ask of the engine: the options that say whether and how long to wait
- * and what to download, and one request per item.
- */
+/** What Create and Update ask of the engine: whether and how long to wait, what to download. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
@@ -26,10 +23,7 @@ export interface GenerationOptions {
 export interface GenerationRequest extends GenerationOptions {
 	/** Sends the write for this item and returns the API document. */
 	send: () => Promise<IDataObject>;
-	/**
-	 * Sends the write so that the service answers once the file is ready (one round trip);
-	 * used instead of `send` when the node runs for a single item and waits.
-	 */
+	/** The write answered once the file is ready: for a single item that waits. */
 	sendSync?: () => Promise<IDataObject>;
 	/** Whether the write starts a generation (status pending). */
 	generates: boolean;
@@ -49,11 +43,7 @@ export const NO_WAIT: GenerationOptions = {
 };
 // Stryker restore BooleanLiteral
 
-/**
- * Wait/download settings common to create and update, read and checked for one item. A write
- * that starts no generation (a draft created, `generates` false) waits for nothing, but Max
- * Wait for Rate Limit, shown for it as for any write, still bounds the run's waits.
- */
+/** An item's wait and download settings; a write without generation waits for nothing. */
 export function readGenerationOptions(
 	ctx: IExecuteFunctions,
 	i: number,

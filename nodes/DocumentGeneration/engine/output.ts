@@ -1,9 +1,4 @@
-/**
- * Stage 5 of the engine and what an item ends with: one output item per document (per input
- * item, or per group of items) in input order, paired with its items; the errors of an item
- * whose generation did not succeed; the hints on the output panel (the queue, the quota, what
- * was reused; the request limit's hint is the router's).
- */
+// Stage 5: one output item per document in input order; generation errors; the output hints.
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -13,7 +8,7 @@ import type { ItemError } from '../../shared/helpers/items';
 import { errorItem, itemLabel } from '../../shared/helpers/items';
 import { InputError, preview } from '../../shared/helpers/parse';
 import type { Found, ReuseRequest } from './plan';
-import type { ItemRecord, Run } from './record';
+import type { ItemRecord, Run, RunFacts } from './record';
 
 /** The input items an output item pairs with: its item, or every item of its group. */
 function pairing(record: ItemRecord): INodeExecutionData['pairedItem'] {
@@ -33,8 +28,7 @@ function itemOf(
 	const source = run.record(record.follows ?? i);
 	const error = record.error ?? source.error;
 	if (error) {
-		// A follower's item carries its leader's error (made a node error with an item by
-		// Run.fail), under its own item.
+		// A follower's item carries its leader's error, under its own item.
 		const keys = ctx.getNode().onError !== 'continueErrorOutput';
 		return { ...errorItem(error, i, source.made, keys), pairedItem: pairing(record) };
 	}
@@ -46,7 +40,6 @@ function itemOf(
 	return item;
 }
 
-/** Stage 5: every record's output item, in input order. */
 export function output(ctx: IExecuteFunctions, run: Run, origins: boolean): INodeExecutionData[] {
 	return run.records.map((record) => itemOf(ctx, run, record, origins));
 }
@@ -148,20 +141,12 @@ export function sameKeyInBatch(key: string, leader: number): InputError {
 /** Documents seen waiting in the service's queue this long are worth a word. */
 export const QUEUE_HINT_MS = 5_000;
 
-export interface BatchFacts {
+export interface BatchFacts extends RunFacts {
 	/** The documents the run wrote or waited for. */
 	documents: number;
 	/** The input items they were made from (more than `documents` when items were grouped). */
 	items: number;
-	/** How long each success was seen pending in the service's queue (ms). */
-	queueTimes: number[];
 	timeoutSeconds: number;
-	/** The refusal that found the quota spent, when one did. */
-	quota?: ItemError;
-	/** Items not sent because of it. */
-	notSent: number;
-	/** Documents that failed with "Quota exceeded". */
-	quotaFailures: number;
 }
 
 /** What the run counts: an item each, or a document each when items were grouped. */

@@ -1,7 +1,4 @@
-/**
- * What to do with an item, given what exists for it (pure): create, adopt (output it, waiting
- * while it generates), regenerate (update to pending), or a conflict (same key, other data).
- */
+/** What to do with an item given what exists: create, adopt, regenerate, or a key conflict. */
 import type { IDataObject } from 'n8n-workflow';
 
 export type OnKeyConflict = 'fail' | 'regenerate';
@@ -11,7 +8,6 @@ export interface ReuseRequest {
 	templateId: string;
 	/** `digestOf` the item's write. */
 	digest: string;
-	/** The item's Unique Key, when the option is set. */
 	key?: string;
 	windowHours: number;
 	onConflict: OnKeyConflict;
@@ -36,12 +32,10 @@ export type Plan =
 	| { kind: 'regenerate'; found: Found; fields: IDataObject }
 	| { kind: 'conflict'; found: Found };
 
-/** What to do with an item, given what exists for it. */
 export function planFor(request: ReuseRequest, found?: Found): Plan {
 	if (!found) return { kind: 'create' };
 	if (found.digest !== request.digest) {
-		// A retry whose data changed (an expression with $now) is not the same document:
-		// never overwrite what an earlier try made; a key names one record's document.
+		// A retry with changed data (e.g. $now) is another document: never overwrite an earlier try's.
 		if (found.via === 'retry') return { kind: 'create' };
 		if (request.onConflict === 'regenerate')
 			return { kind: 'regenerate', found, fields: request.fields };

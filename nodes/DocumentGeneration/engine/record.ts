@@ -1,9 +1,4 @@
-/**
- * One record per input item, carried through the engine's stages, and the run that holds
- * them: each item's request, plan, write, finished card, file and error, and the document it
- * made. `Run.made` is the one place that writes what a run made, so an error that stops the
- * run names every document it leaves behind.
- */
+// One record per document through the engine's stages, and the run that holds them.
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { DocumentRef, ItemError } from '../../shared/helpers/items';
@@ -28,43 +23,36 @@ export interface Sent {
 	fetchedAt?: number;
 }
 
-/**
- * The input items one document is made from: the first (`index`: its parameters give the
- * document) and every item the output item pairs with (`members`, in input order).
- */
+/** The items of one document: the first (`index`, whose parameters count) and all (`members`). */
 export interface DocumentGroup {
 	index: number;
 	members: number[];
 }
 
-/** One document per input item: each item its own group. */
 export function onePerItem(count: number): DocumentGroup[] {
 	return Array.from({ length: count }, (_, index) => ({ index, members: [index] }));
 }
 
 /** What the engine knows of one document to make: of one input item, or of a group of them. */
 export interface ItemRecord {
-	/** Its (first) item's index (item 1 is index 0). */
 	index: number;
-	/** The input items its output item pairs with (just `index` for one item). */
+	/** The input items its output item pairs with. */
 	members: number[];
-	/** Its request, read and checked; absent for a follower or an item that failed the check. */
+	/** Absent for a follower or an item that failed the check. */
 	request?: GenerationRequest;
 	/** The earlier item whose Unique Key it repeats: it outputs that item's document. */
 	follows?: number;
 	/** What the look-up decided (create when absent). */
 	plan?: Plan;
-	/** Its document once written or adopted. */
 	sent?: Sent;
-	/** Its document's finished card, when it was waited for. */
 	finished?: IDataObject;
-	/** Its file, when it was downloaded. */
 	binary?: IBinaryKeyData;
-	/** Its error, once it failed. */
 	error?: ItemError;
 	/** The document it wrote to (or reused), with the last status seen. */
 	made?: DocumentRef;
 }
+
+export type Requested = ItemRecord & { request: GenerationRequest };
 
 /** Run-wide facts the hints tell about. */
 export interface RunFacts {
@@ -78,11 +66,7 @@ export interface RunFacts {
 	quotaFailures: number;
 }
 
-/**
- * The records of one run of create or update. Without Continue On Fail the first failure
- * stops the run: `stop` aborts, nothing new is started, and `throwFirst` ends the node with
- * the first item's error.
- */
+/** A run's records; without Continue On Fail the first failure aborts `stop`, then `throwFirst`. */
 export class Run {
 	readonly records: ItemRecord[];
 	readonly stop = new AbortController();
@@ -90,7 +74,6 @@ export class Run {
 	readonly facts: RunFacts = { queueTimes: [], notSent: 0, quotaFailures: 0 };
 	/** The records that made a document, in the order they first did. */
 	private readonly makers: ItemRecord[] = [];
-	/** Each record by its (first) item's index. */
 	private readonly byItem: Map<number, ItemRecord>;
 
 	constructor(
@@ -102,7 +85,6 @@ export class Run {
 		this.byItem = new Map(this.records.map((record) => [record.index, record]));
 	}
 
-	/** The record whose (first) item is `itemIndex`. */
 	record(itemIndex: number): ItemRecord {
 		const record = this.byItem.get(itemIndex);
 		if (!record) throw new Error(`No document is made from item ${itemIndex + 1} first`);
@@ -110,10 +92,8 @@ export class Run {
 	}
 
 	/** The records with a request of their own (not followers, not failed the check). */
-	get requested(): Array<ItemRecord & { request: GenerationRequest }> {
-		return this.records.filter(
-			(record): record is ItemRecord & { request: GenerationRequest } => !!record.request,
-		);
+	get requested(): Requested[] {
+		return this.records.filter((record): record is Requested => !!record.request);
 	}
 
 	fail(itemIndex: number, error: unknown): void {
@@ -122,7 +102,7 @@ export class Run {
 		if (!this.continueOnFail) this.stop.abort();
 	}
 
-	/** What an item made: the document it wrote to (or reused) and its last status. */
+	/** What an item made: the one place that writes it, so a stopping error names them all. */
 	made(itemIndex: number, id: unknown, status: unknown): void {
 		const record = this.record(itemIndex);
 		if (!record.made) this.makers.push(record);
@@ -136,11 +116,7 @@ export class Run {
 	}
 }
 
-/**
- * The error that stops a run (without Continue On Fail), naming its item's document and the
- * other documents the run had made: they keep generating, and a run started again would make
- * them a second time.
- */
+/** The error that stops a run, naming every document it made (a rerun would make them again). */
 export function nameDocuments(failed: ItemRecord, makers: ItemRecord[]): ItemError {
 	const error = failed.error!;
 	const others = makers

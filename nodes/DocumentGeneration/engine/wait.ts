@@ -1,10 +1,5 @@
-/**
- * Stage 4 of the engine: every generation waited for together (one `Watch` over a `WatchList`),
- * each file fetched the moment its document is ready while the others still generate.
- * A poll round reads the document list (narrowed by `q[updated_since]` and template) while that
- * costs fewer requests than a GET each (`listForIds`), otherwise each card by id; polls back
- * off (`pollDelay`).
- */
+// Stage 4: every generation waited for together (polling the list, or each card when cheaper),
+// each file fetched once its document is ready.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -20,10 +15,9 @@ import { isFinished } from '../../shared/helpers/document';
 import type { ItemError } from '../../shared/helpers/items';
 import { CONCURRENCY, asNodeError, createLimiter } from '../../shared/helpers/items';
 import { fetchEachCard, listBudget, listForIds } from './lookUp';
-import type { GenerationRequest } from './options';
 import { failureError, isQuotaFailure, timeoutError } from './output';
 import { isAfterWrite, pollDelay, templateFilter, updatedSinceFor } from './pollTiming';
-import type { ItemRecord, Run } from './record';
+import type { Requested, Run } from './record';
 
 /** What the watch is given for each item waiting for a document. */
 export interface WaitTarget {
@@ -32,9 +26,8 @@ export interface WaitTarget {
 	/** `updated_at` of the last write to it (service clock). */
 	updatedAt: unknown;
 	templateId?: string;
-	/** When the service answered the write (host clock, ms): the generation clock starts. */
+	/** When the service answered the write (host clock, ms), and the limit's holds by then. */
 	startedAt: number;
-	/** Time the execution's requests had been held by the limit by then (`heldByLimit`). */
 	heldAtStart: number;
 	timeoutSeconds: number;
 	/** A card already in hand for this document (a sync create's answer, a look-up's card). */
@@ -50,8 +43,7 @@ export type WaitResult =
 	  }
 	| { error: ItemError; status: string };
 
-/** The documents a `Watch` waits for: each with the items (targets) waiting for it, settled by
- * a card that shows it finished, failed by an error or by its Wait Timeout; one result each. */
+/** A document a `Watch` waits for, with the items waiting for it; one result per target. */
 interface Watched {
 	targets: WaitTarget[];
 	/** When the last write to the document happened (service clock, ms; NaN if unknown). */
@@ -59,30 +51,19 @@ interface Watched {
 	status: string;
 	/** Complete list rounds in a row that did not show the document. */
 	misses: number;
-	/** When a poll last saw it still pending, waiting in the service's queue (host clock). */
+	/** When a poll last saw it pending, in the service's queue (host clock). */
 	pendingSeenAt?: number;
 }
 
 class WatchList {
-	private readonly watched = new Map<string, Watched>();
+	/** The documents still waited for, by id: read by the `Watch`, changed only here. */
+	readonly watched = new Map<string, Watched>();
 	readonly targets: WaitTarget[] = [];
 
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly onResult: (target: WaitTarget, result: WaitResult) => void,
 	) {}
-
-	get size(): number {
-		return this.watched.size;
-	}
-
-	ids(): string[] {
-		return [...this.watched.keys()];
-	}
-
-	has(id: string): boolean {
-		return this.watched.has(id);
-	}
 
 	/** The item a request for the document is made for (its first target's). */
 	itemIndexOf(id: string): number | undefined {
@@ -169,10 +150,7 @@ class WatchList {
 		return soonest;
 	}
 
-	/**
-	 * Counts a complete list round for each document: one it showed starts again, one left
-	 * out `patience` rounds in a row is returned (to be fetched by id) and starts again.
-	 */
+	/** Counts a complete list round: a document left out `patience` rounds in a row is returned. */
 	missedBy(seen: Set<string>, patience: number): string[] {
 		const missing: string[] = [];
 		for (const [id, entry] of this.watched) {
@@ -207,11 +185,7 @@ class Watch {
 	/** Whether the list has shown watched documents unfinished (so one missing is odd). */
 	private listShowsUnfinished = false;
 
-	/**
-	 * `onResult` is called once per target the moment its result is known: the finished card,
-	 * or the item's error (failure with the service's `failure_cause`, timeout, or an API error
-	 * while polling). Aborting `stop` ends the waiting; targets without a result get none.
-	 */
+	/** `onResult` gets each target's card or error once known; `stop` ends the waiting. */
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		onResult: (target: WaitTarget, result: WaitResult) => void,
@@ -222,7 +196,6 @@ class Watch {
 		this.stop = anyOf([this.cancel, stop]);
 	}
 
-	/** Adopts a document into the wait; a finished `known` card settles it at once. */
 	add(target: WaitTarget): void {
 		this.list.add(target);
 	}
@@ -234,14 +207,11 @@ class Watch {
 			Date.now(),
 		);
 		const templateIds = templateFilter(this.list.targets.map((t) => t.templateId));
-		/**
-		 * Pages a list round is expected to take: at first only ours in the list, at the fewest
-		 * cards a page the service is known to serve; then what the last round took.
-		 */
-		let listPages = Math.ceil(this.list.size / DEFAULT_PAGE_SIZE);
-		for (let round = 0; this.list.size > 0; round++) {
+		// Pages a list round is expected to take: at first ours alone; then what the last took.
+		let listPages = Math.ceil(this.list.watched.size / DEFAULT_PAGE_SIZE);
+		for (let round = 0; this.list.watched.size > 0; round++) {
 			const soonest = this.list.expire(Date.now());
-			if (this.list.size === 0) break;
+			if (this.list.watched.size === 0) break;
 			const quick = !limitReport(this.ctx).limited;
 			await pause(Math.max(0, Math.min(pollDelay(round, quick), soonest)), this.stop);
 			if (this.stop.aborted) {
@@ -255,21 +225,21 @@ class Watch {
 				return;
 			}
 			try {
-				const budget = listBudget(this.list.size);
+				const budget = listBudget(this.list.watched.size);
 				if (budget > 0 && listPages <= budget)
 					listPages = await this.listRound({ updatedSince: since, templateIds });
-				else await this.fetchEach(this.list.ids());
+				else await this.fetchEach([...this.list.watched.keys()]);
 			} catch (error) {
 				this.list.failAll(error);
 			}
 		}
 	}
 
-	/** Fetches the given documents' cards by id. A 404 fails that document only. */
+	/** Fetches the documents' cards by id; a 404 fails that document only. */
 	private async fetchEach(ids: string[]): Promise<void> {
 		await fetchEachCard(
 			this.ctx,
-			ids.filter((id) => this.list.has(id)),
+			ids.filter((id) => this.list.watched.has(id)),
 			{
 				onCard: (card, fetchedAt) => void this.list.settle(card, fetchedAt),
 				onNotFound: (id, error) => this.list.failDocument(id, error),
@@ -279,24 +249,20 @@ class Watch {
 		);
 	}
 
-	/**
-	 * Reads the list until every watched document has been seen (or the list ends). Returns
-	 * the pages that took, or Infinity when it would cost more than fetching each by id.
-	 */
+	/** Reads the list until every watched document was seen: its pages (Infinity: GETs cost less). */
 	private async listRound(filters: { updatedSince: number; templateIds: string[] }) {
 		const { seen, pages, complete } = await listForIds(
 			this.ctx,
-			new Set(this.list.ids()),
+			new Set(this.list.watched.keys()),
 			(card, fetchedAt) => {
-				if (this.list.has(String(card.id)) && !this.list.settle(card, fetchedAt))
+				if (this.list.watched.has(String(card.id)) && !this.list.settle(card, fetchedAt))
 					this.listShowsUnfinished = true;
 			},
 			{ ...filters, stop: this.stop, reader: 'wait' },
 		);
 		if (!complete) return Infinity;
-		// Documents a complete list keeps leaving out (not visible yet, deleted) are fetched
-		// by id now and then. Sooner when the list does show unfinished documents (so one
-		// missing is odd), later when it seems to show finished ones only.
+		// Documents a complete list keeps leaving out are fetched by id: sooner when it shows
+		// unfinished documents (so one missing is odd).
 		const patience = this.listShowsUnfinished ? MISSES_BEFORE_FETCH : 2 * MISSES_BEFORE_FETCH + 1;
 		const missing = this.list.missedBy(seen, patience);
 		if (missing.length) await this.fetchEach(missing);
@@ -304,7 +270,6 @@ class Watch {
 	}
 }
 
-type Requested = ItemRecord & { request: GenerationRequest };
 type Success = Extract<WaitResult, { card: IDataObject }>;
 
 /** The document an item waits for, as the watch takes it; undefined when it waits for none. */

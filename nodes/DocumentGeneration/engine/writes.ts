@@ -1,12 +1,5 @@
-/**
- * Stage 3 of the engine: the writes. A create (one sync create for a single waited-for item),
- * or an update to pending for a document to regenerate; an adopted document needs none. Once
- * the service says the account's quota is spent, the writes not sent yet are not sent.
- *
- * What each write made is kept for a retry of the run (`memoryOf`), and a Unique Key marks the
- * document's meta with the key (`n8n_key`) and a digest of its data (`n8n_digest`), so that
- * running a batch again finds it (`lookUp`) instead of making a second one.
- */
+// Stage 3, the writes (none after the quota is spent), remembered for a retry (`memoryOf`); a
+// Unique Key marks the meta with the key and a digest of the data, for `lookUp` to find.
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -21,16 +14,14 @@ import {
 	listDocumentCards,
 	updateDocument,
 } from '../../shared/transport';
-import type { GenerationRequest } from './options';
 import { isQuotaSpent, quotaNotSent } from './output';
 import type { OnKeyConflict, ReuseRequest } from './plan';
 import { CLOCK_SKEW_MS } from './pollTiming';
-import type { ItemRecord, Origin, Run } from './record';
+import type { Origin, Requested, Run } from './record';
 
 /** The document an item of this run made (or adopted), and the data it was made with. */
 export interface Made {
 	id: string;
-	/** `digestOf` the fields it was written with. */
 	digest: string;
 	templateId: string;
 	/** `updated_at` of the write's answer (service clock). */
@@ -39,12 +30,8 @@ export interface Made {
 
 export type RunMemory = Map<number, Made>;
 
-/**
- * What earlier tries of this node run made, so that Retry On Fail never makes a document twice.
- * n8n retries a node in the same process under the same execution, node and run index (a loop
- * round starts a new run index), so the memory is keyed by those and holds per item the document
- * it made. Runs untouched for a day are forgotten; past `MAX_RUNS` the least recently touched go.
- */
+/** What earlier tries of a node run made (n8n retries in-process under the same execution, node
+ * and run index); runs untouched for a day, or the least recent past `MAX_RUNS`, are forgotten. */
 const MAX_RUNS = 2000;
 const FORGET_AFTER_MS = 24 * 3600_000;
 
@@ -70,10 +57,7 @@ export function runKey(ctx: IExecuteFunctions): string | undefined {
 	return JSON.stringify([executionId, ctx.getNode().name, runIndex]);
 }
 
-/**
- * The memory of this node run: empty on its first try, what earlier tries made on a retry.
- * Undefined when the run cannot be told apart from others (no execution id).
- */
+/** This node run's memory (empty on its first try); undefined without an execution id. */
 export function memoryOf(ctx: IExecuteFunctions, now = Date.now()): RunMemory | undefined {
 	const key = runKey(ctx);
 	if (key === undefined) return undefined;
@@ -90,14 +74,9 @@ export function memoryOf(ctx: IExecuteFunctions, now = Date.now()): RunMemory | 
 export const KEY_FIELD = 'n8n_key';
 export const DIGEST_FIELD = 'n8n_digest';
 
-/** The default Reuse Window (hours). */
 export const DEFAULT_REUSE_HOURS = 24;
 
-/**
- * A short digest of a write's data: template, payload and meta, less this node's marks and the
- * PDF password (never hashed into something stored). Equal data gives an equal digest
- * whatever the order of keys.
- */
+/** A short digest of a write's template, payload and meta (less the marks and the password). */
 export function digestOf(fields: IDataObject): string {
 	const meta = { ...((fields.meta as IDataObject | undefined) ?? {}) };
 	delete meta[KEY_FIELD];
@@ -121,12 +100,11 @@ export function parseUniqueKey(value: unknown): string {
 			'Give every item a key that names its record, e.g. {{ $json.invoice_number }}; an item without one would make a new document on every run. Remove the option to create without keys.',
 		);
 	}
-	if (text.length > 200) {
+	if (text.length > 200)
 		throw new InputError(
 			`The Unique Key is ${text.length} characters long`,
 			'Use a short value that names the record (200 characters at most), e.g. {{ $json.invoice_number }}',
 		);
-	}
 	return text;
 }
 
@@ -146,10 +124,7 @@ export function markedDigest(card: IDataObject): string | undefined {
 	return typeof digest === 'string' ? digest : undefined;
 }
 
-/**
- * What the look-up needs of one create; with a Unique Key, the write's meta is marked with
- * the key and the data's digest.
- */
+/** What the look-up needs of one create; a Unique Key marks the meta with key and digest. */
 export function readReuse(
 	ctx: IExecuteFunctions,
 	i: number,
@@ -177,19 +152,13 @@ export function readReuse(
 	return reuse;
 }
 
-/**
- * Up to this many items a create that waits goes through `documents/sync` (docs/benchmarks.md):
- * the sync endpoint's holding time is only likely known, so one held request per run at most.
- */
+/** Items up to which a waited-for create goes through `documents/sync` (docs/benchmarks.md). */
 export const SYNC_MAX_ITEMS = 1;
 
 /** How long a sync create may hold the request (the service holds it for up to ~30 s). */
 export const SYNC_TIMEOUT_MS = 45_000;
 
-/**
- * The document a create with these fields made, sent at `sentAt` (host time): the one recent
- * card of that template with the same meta. Undefined when there is none or more than one.
- */
+/** The document a create sent at `sentAt` made: the one recent card with its template and meta. */
 async function findCreated(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,
@@ -219,11 +188,7 @@ async function findCreated(
 	return undefined;
 }
 
-/**
- * Creates one document in one round trip (`documents/sync`). The answer may still be generating
- * (the wait goes on as usual); a timeout or break after sending leaves the outcome unknown, so
- * the document is looked for instead of being created a second time.
- */
+/** Creates one document in one round trip; after a timeout or break it is looked for instead. */
 export async function createSync(
 	ctx: IExecuteFunctions,
 	fields: IDataObject,
@@ -245,13 +210,11 @@ export async function createSync(
 	}
 }
 
-type Requested = ItemRecord & { request: GenerationRequest };
-
 interface Writer {
 	ctx: IExecuteFunctions;
 	run: Run;
 	memory: RunMemory | undefined;
-	/** Whether a single waited-for create goes in one round trip. */
+	/** A single waited-for create goes in one round trip. */
 	sync: boolean;
 }
 
@@ -268,7 +231,7 @@ function remember(writer: Writer, record: Requested, document: IDataObject): voi
 		});
 }
 
-/** The one write an item's plan asks for, and the origin it gives its document. */
+/** The write an item's plan asks for, and its document's origin. */
 async function writeFor(
 	writer: Writer,
 	record: Requested,
@@ -316,7 +279,6 @@ async function writeItem(writer: Writer, record: Requested): Promise<void> {
 	}
 }
 
-/** Stage 3: the writes, a few at a time; a single waited-for create in one round trip. */
 export async function writeAll(
 	ctx: IExecuteFunctions,
 	run: Run,

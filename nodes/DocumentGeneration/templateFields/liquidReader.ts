@@ -1,8 +1,4 @@
-/**
- * The variables a Liquid body reads from its data (a reader, not a renderer), and the bounds of
- * Template Fields. Left out: loop variables, `forloop`, names the template makes, literals,
- * operators and filter names.
- */
+// The variables a Liquid body reads from its data, and the bounds of Template Fields.
 import {
 	eachReference,
 	loopRange,
@@ -17,7 +13,7 @@ export const TEMPLATE_BOUNDS = {
 	/** In characters; the sample data as JSON text. */
 	bodyChars: 512 * 1024,
 	sampleChars: 512 * 1024,
-	/** Fields of one template (variables and sample-data paths), and item fields of one list. */
+	/** Fields of one template, and item fields of one list. */
 	fields: 2000,
 	/** Parts of one field's path (`a.b.c` has 3), and levels of nesting in the sample data. */
 	depth: 32,
@@ -59,7 +55,6 @@ export interface LiquidVariable {
 	itemFields: string[];
 	/** Printed (`{{ }}`, `echo`) at least once without a `default` filter. */
 	printed: boolean;
-	/** Read with a `default` filter somewhere. */
 	defaulted: boolean;
 }
 
@@ -84,7 +79,6 @@ interface OpenBlock {
 
 /** Open block tags and their scopes, every look-up in constant time. */
 class Blocks {
-	/** Innermost last. */
 	private readonly open: OpenBlock[] = [];
 	/** Where each block name is open (indexes into `open`), and each loop variable's bindings. */
 	private readonly where = new Map<string, number[]>();
@@ -172,7 +166,6 @@ class Variables {
 	}
 }
 
-/** Refuses a path of more parts than the bound, before anything is joined. */
 function checkDepth(parts: string[]): void {
 	if (parts.length > TEMPLATE_BOUNDS.depth) throw tooDeep(parts.slice(0, 8).join('.'));
 }

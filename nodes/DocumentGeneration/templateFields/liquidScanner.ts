@@ -1,7 +1,4 @@
-/**
- * The Liquid reader's lexer: tokens, string literals, named arguments, references, loop ranges.
- * Every scan is linear in its text, so a hostile template cannot stall the process.
- */
+/** The Liquid reader's lexer; every scan is linear, so a hostile template cannot stall it. */
 
 /** An output (`{{ }}`) or a tag (`{% %}`), without its marks. */
 export interface LiquidToken {
@@ -101,18 +98,14 @@ export function withoutStrings(text: string): { text: string; strings: string[] 
 	return { text: chunks.join(''), strings };
 }
 
-/** The end of the run of word characters (`[\w-]`) starting at `from`. */
-function wordEnd(text: string, from: number): number {
+/** The end of the run of characters `is` takes, starting at `from`. */
+function runEnd(text: string, from: number, is: (char: string | undefined) => boolean): number {
 	let end = from;
-	while (isWordChar(text[end])) end++;
+	while (is(text[end])) end++;
 	return end;
 }
-
-function spacesEnd(text: string, from: number): number {
-	let end = from;
-	while (isSpace(text[end])) end++;
-	return end;
-}
+const wordEnd = (text: string, from: number) => runEnd(text, from, isWordChar);
+const spacesEnd = (text: string, from: number) => runEnd(text, from, isSpace);
 
 /** The text with every named argument (`key:`) replaced by a space. */
 export function withoutNamedArguments(text: string): string {

@@ -1,7 +1,4 @@
-/**
- * Create's Template Fields and Line Fields of the Template (resource mappers): the fields the
- * editor lists (or a notice saying why not), and the payload a run builds from the mapped values.
- */
+/** Create's resource mappers: the fields the editor lists (or why not), and the mapped payload. */
 import {
 	NodeOperationError,
 	type FieldType,
@@ -62,7 +59,6 @@ export async function getTemplateLineFields(
 	return { fields: mapperFields(lines) };
 }
 
-/** How to go on without the listed fields. */
 const OR_JSON = 'or set Payload Mode to JSON. Fields mapped below are still sent.';
 const OR_LINE_JSON = 'or set Line Mode to JSON. Line fields mapped below are still sent.';
 
@@ -155,16 +151,10 @@ export function fieldLabel(field: TemplateField): string {
 	return parts.join(' ');
 }
 
-/**
- * A list or object field's value before the user types: the editor's JSON linter marks an empty
- * text as an error; a run does not send `[]` or `{}` left as they are.
- */
+/** A list or object field's value before the user types (the editor's linter flags ''). */
 const EMPTY_JSON: Partial<Record<FieldType, string>> = { array: '[]', object: '{}' };
 
-/**
- * The payload from the values mapped below, or the input item's fields of the same names (auto
- * map), typed and nested by their dotted names; fields left empty are not sent.
- */
+/** The payload from the values mapped (or auto-mapped), typed and nested; empty ones not sent. */
 export function payloadFromMapping(
 	mapping: IDataObject | undefined,
 	input: IDataObject,

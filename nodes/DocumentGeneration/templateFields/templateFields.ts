@@ -93,7 +93,6 @@ function firstItemKeys(value: unknown, path: string): string[] {
 	return keys;
 }
 
-/** Every proper prefix of the given paths. */
 function parentSet(paths: Iterable<string>): Set<string> {
 	const parents = new Set<string>();
 	for (const path of paths) for (const parent of parentsOf(path)) parents.add(parent);
@@ -164,10 +163,7 @@ class FieldIndex {
 	}
 }
 
-/**
- * Every variable the body reads, then the paths only the sample data has; a parent path is left
- * out unless it is a list. Linear time; beyond `TEMPLATE_BOUNDS`, a `TemplateTooLarge`.
- */
+/** The body's variables, then the sample data's other paths (parents only as lists); linear. */
 export function templateFields(body: unknown, sampleData: unknown): TemplateField[] {
 	if (typeof body === 'string') checkSize('body', body, TEMPLATE_BOUNDS.bodyChars);
 	if (typeof sampleData === 'string')
@@ -220,10 +216,7 @@ export interface TemplateSource {
 	sampleData: unknown;
 }
 
-/**
- * The body and sample data of a template record: the published ones (what documents are made
- * with), each falling back to the draft's where the template was never published; or the draft's.
- */
+/** A template's published body and sample data (the draft's where unpublished), or the draft's. */
 export function sourceOf(template: IDataObject, version: 'published' | 'draft'): TemplateSource {
 	if (version === 'draft' || !template.body)
 		return { version: 'draft', body: template.body_draft, sampleData: template.sample_data_draft };

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, maxFileSize, templateIdLocator } from '../../../shared/descriptions';
 import { parseWriteStatus } from '../../../shared/helpers/parse';
@@ -27,7 +26,8 @@ import {
 import { filesLiveInJson } from '../../../shared/helpers/items';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
-import { readTemplateId } from '../ids';
+import { readTemplateId, shownFor } from '../ids';
+import { collection } from '../../descriptions/payloadParts';
 
 export const properties: INodeProperties[] = [
 	{ ...templateIdLocator },
@@ -68,59 +68,46 @@ export const properties: INodeProperties[] = [
 	},
 	binaryPropertyName({ status: ['pending'], waitForCompletion: [true], download: [true] }),
 	maxFileSize({ status: ['pending'], waitForCompletion: [true], download: [true] }),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Channel',
-				name: 'channel',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. invoices',
-				description:
-					'The webhook channel of the document (stored as meta._webhook_channel): an instant trigger with this Channel receives it',
-			},
-			filenameField(),
-			{
-				displayName: 'PDF Password',
-				name: 'password',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				description:
-					'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
-			},
-			{
-				displayName: 'Meta (JSON)',
-				name: 'meta',
-				type: 'json',
-				default: '{}',
-				description:
-					'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
-			},
-		],
-	},
+	collection('Additional Fields', 'additionalFields', 'Add Field', [
+		{
+			displayName: 'Channel',
+			name: 'channel',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. invoices',
+			description:
+				'The webhook channel of the document (stored as meta._webhook_channel): an instant trigger with this Channel receives it',
+		},
+		filenameField(),
+		{
+			displayName: 'PDF Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Encrypts the PDF with this password (stored as meta._password; left out of every output of this package)',
+		},
+		{
+			displayName: 'Meta (JSON)',
+			name: 'meta',
+			type: 'json',
+			default: '{}',
+			description:
+				'Data kept with the document for later steps, as one JSON object, e.g. {"order_id": "A-1001"}. Returned as a parsed object in the meta field by this node and the trigger.',
+		},
+	]),
 	imageOptions,
 	createOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('document', 'create', properties);
 
 /** The meta of one document: Meta (JSON), File Name, PDF Password and Image Options. */
 function documentMeta(ctx: IExecuteFunctions, i: number): IDataObject | undefined {
 	const additional = ctx.getNodeParameter('additionalFields', i, {}) as IDataObject;
 	return buildMeta({
-		meta: additional.meta,
-		filename: additional.filename,
-		password: additional.password,
-		channel: additional.channel,
+		...additional,
 		image: readImageMeta(ctx.getNodeParameter('imageOptions', i, {})),
 	});
 }

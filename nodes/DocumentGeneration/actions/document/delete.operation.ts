@@ -1,10 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { deleteDocument } from '../../../shared/transport';
-import { readDocumentId } from '../ids';
+import { deleteById, readDocumentId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -14,16 +12,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['delete'] } },
-	properties,
-);
+export const description = shownFor('document', 'delete', properties);
 
-export const execute = perItem(
-	readDocumentId,
-	async (ctx, id, i) => {
-		await deleteDocument(ctx, id, { itemIndex: i });
-		return paired({ deleted: true, id }, i);
-	},
-	CONCURRENCY,
-);
+export const execute = deleteById(readDocumentId, deleteDocument);

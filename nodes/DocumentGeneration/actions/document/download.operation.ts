@@ -1,5 +1,4 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator, maxFileSize } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
@@ -10,7 +9,7 @@ import {
 	parseMaxFileSize,
 } from '../../../shared/helpers/parse';
 import { downloadToBinary, getDocumentCard, withLinkOf } from '../../../shared/transport';
-import { readDocumentId } from '../ids';
+import { readDocumentId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -22,10 +21,7 @@ export const properties: INodeProperties[] = [
 	maxFileSize({}),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['download'] } },
-	properties,
-);
+export const description = shownFor('document', 'download', properties);
 
 export const execute = perItem(
 	(ctx, i) => {

@@ -1,37 +1,27 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
-import { readDocumentId } from '../ids';
+import { readDocumentId, shownFor } from '../ids';
+import { collection } from '../../descriptions/payloadParts';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Payload',
-				name: 'includePayload',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to fetch the full document, with its payload, checksum, generation logs and preview URL. Off, the lighter document card is returned.',
-			},
-		],
-	},
+	collection('Options', 'options', 'Add Option', [
+		{
+			displayName: 'Include Payload',
+			name: 'includePayload',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to fetch the full document, with its payload, checksum, generation logs and preview URL. Off, the lighter document card is returned.',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['get'] } },
-	properties,
-);
+export const description = shownFor('document', 'get', properties);
 
 export const execute = perItem(
 	(ctx, i) => {

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { binaryPropertyName, documentIdLocator, maxFileSize } from '../../../shared/descriptions';
 import { updateDocument } from '../../../shared/transport';
@@ -20,7 +19,7 @@ import { waitOptions } from '../../descriptions/documentOptions';
 import { FileBudget, payloadFiles, readFileRows, readFiles } from '../../descriptions/payload';
 import type { GenerationRequest } from '../../engine';
 import { onePerItem, readGenerationOptions, runGenerations } from '../../engine';
-import { readDocumentId } from '../ids';
+import { readDocumentId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },
@@ -49,10 +48,7 @@ export const properties: INodeProperties[] = [
 	waitOptions,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['document'], operation: ['update'] } },
-	properties,
-);
+export const description = shownFor('document', 'update', properties);
 
 /** One item's update request, read and checked (its files read): nothing is written. */
 async function prepareUpdate(

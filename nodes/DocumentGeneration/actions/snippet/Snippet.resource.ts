@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { operationList } from '../ids';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';
@@ -9,49 +10,17 @@ import * as update from './update.operation';
 export { create, del as delete, get, getAll, update };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['snippet'] } },
-		options: [
-			{
-				name: 'Create',
-				value: 'create',
-				description: 'Create a snippet (a reusable piece of Liquid) in a workspace',
-				action: 'Create a snippet',
-			},
-			{
-				name: 'Delete',
-				value: 'delete',
-				description: 'Delete a snippet',
-				action: 'Delete a snippet',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get a snippet: its name and code',
-				action: 'Get a snippet',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'List the snippets of a workspace',
-				action: 'Get many snippets',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				description: 'Change the name or the code of a snippet',
-				action: 'Update a snippet',
-			},
+	operationList('snippet', 'getAll', [
+		[
+			'Create',
+			'create',
+			'Create a snippet (a reusable piece of Liquid) in a workspace',
+			'Create a snippet',
 		],
-		default: 'getAll',
-	},
-	...create.description,
-	...get.description,
-	...getAll.description,
-	...update.description,
-	...del.description,
+		['Delete', 'delete', 'Delete a snippet', 'Delete a snippet'],
+		['Get', 'get', 'Get a snippet: its name and code', 'Get a snippet'],
+		['Get Many', 'getAll', 'List the snippets of a workspace', 'Get many snippets'],
+		['Update', 'update', 'Change the name or the code of a snippet', 'Update a snippet'],
+	]),
+	...[create, get, getAll, update, del].flatMap((op) => op.description),
 ];

@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { createSnippet } from '../../../shared/transport';
-import { readWorkspaceId } from '../ids';
+import { readWorkspaceId, shownFor } from '../ids';
 import {
 	checkSnippetCode,
 	checkSnippetName,
@@ -19,10 +18,7 @@ export const properties: INodeProperties[] = [
 	snippetCode,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['snippet'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('snippet', 'create', properties);
 
 export const execute = perItem(
 	(ctx, i) => ({

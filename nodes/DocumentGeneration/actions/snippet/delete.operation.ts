@@ -1,10 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { snippetIdLocator } from '../../../shared/descriptions';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { deleteSnippet } from '../../../shared/transport';
-import { readSnippetId } from '../ids';
+import { deleteById, readSnippetId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -14,16 +12,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['snippet'], operation: ['delete'] } },
-	properties,
-);
+export const description = shownFor('snippet', 'delete', properties);
 
-export const execute = perItem(
-	readSnippetId,
-	async (ctx, id, i) => {
-		await deleteSnippet(ctx, id, { itemIndex: i });
-		return paired({ deleted: true, id }, i);
-	},
-	CONCURRENCY,
-);
+export const execute = deleteById(readSnippetId, deleteSnippet);

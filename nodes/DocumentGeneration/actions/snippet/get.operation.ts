@@ -1,11 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { snippetIdLocator } from '../../../shared/descriptions';
-import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getSnippet } from '../../../shared/transport';
-import { readSnippetId } from '../ids';
+import { getById, readSnippetId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -14,13 +11,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['snippet'], operation: ['get'] } },
-	properties,
-);
+export const description = shownFor('snippet', 'get', properties);
 
-export const execute = perItem(
-	readSnippetId,
-	async (ctx, id, i) => paired(withoutSecrets(await getSnippet(ctx, id, { itemIndex: i })), i),
-	CONCURRENCY,
-);
+export const execute = getById(readSnippetId, getSnippet);

@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { snippetIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { updateSnippet } from '../../../shared/transport';
-import { readSnippetId } from '../ids';
+import { readSnippetId, shownFor } from '../ids';
 import { readSnippetChanges, snippetFields } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
@@ -16,10 +15,7 @@ export const properties: INodeProperties[] = [
 	snippetFields,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['snippet'], operation: ['update'] } },
-	properties,
-);
+export const description = shownFor('snippet', 'update', properties);
 
 export const execute = perItem(
 	(ctx, i) => ({ id: readSnippetId(ctx, i), fields: readSnippetChanges(ctx, i) }),

@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { createTemplate } from '../../../shared/transport';
-import { readWorkspaceId } from '../ids';
+import { readWorkspaceId, shownFor } from '../ids';
 import { readTemplateFields, templateFields } from '../../descriptions/library';
 import {
 	imageSettings,
@@ -22,10 +21,7 @@ export const properties: INodeProperties[] = [
 	imageSettings,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('template', 'create', properties);
 
 export const execute = perItem(
 	async (ctx, i) => {

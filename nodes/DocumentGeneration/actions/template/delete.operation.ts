@@ -1,10 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { deleteTemplate } from '../../../shared/transport';
-import { readTemplateId } from '../ids';
+import { deleteById, readTemplateId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -13,16 +11,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['delete'] } },
-	properties,
-);
+export const description = shownFor('template', 'delete', properties);
 
-export const execute = perItem(
-	readTemplateId,
-	async (ctx, id, i) => {
-		await deleteTemplate(ctx, id, { itemIndex: i });
-		return paired({ deleted: true, id }, i);
-	},
-	CONCURRENCY,
-);
+export const execute = deleteById(readTemplateId, deleteTemplate);

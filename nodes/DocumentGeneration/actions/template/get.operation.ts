@@ -1,11 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
-import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getTemplate } from '../../../shared/transport';
-import { readTemplateId } from '../ids';
+import { getById, readTemplateId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -14,13 +11,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['get'] } },
-	properties,
-);
+export const description = shownFor('template', 'get', properties);
 
-export const execute = perItem(
-	readTemplateId,
-	async (ctx, id, i) => paired(withoutSecrets(await getTemplate(ctx, id, { itemIndex: i })), i),
-	CONCURRENCY,
-);
+export const execute = getById(readTemplateId, getTemplate);

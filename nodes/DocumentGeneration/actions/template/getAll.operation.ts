@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
@@ -7,7 +6,8 @@ import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { parseId } from '../../../shared/helpers/parse';
 import type { TemplateListing } from '../../../shared/transport';
 import { listTemplateCards } from '../../../shared/transport';
-import { readLimit, readWorkspaceId } from '../ids';
+import { readLimit, readWorkspaceId, shownFor } from '../ids';
+import { collection } from '../../descriptions/payloadParts';
 
 /** The orders of Sort By, as the service's `sort` names them. */
 const SORTS: Record<string, string> = { name: 'identifier', updatedAt: '-updated_at' };
@@ -15,53 +15,36 @@ const SORTS: Record<string, string> = { name: 'identifier', updatedAt: '-updated
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace whose templates to list' },
 	...returnAllAndLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Folder Name or ID',
-				name: 'folder',
-				type: 'options',
-				typeOptions: {
-					loadOptionsMethod: 'getTemplateFolders',
-					loadOptionsDependsOn: ['workspaceId.value'],
-				},
-				default: '',
-				description:
-					'Only the templates of this folder, or of no folder (No Folder). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	collection('Filters', 'filters', 'Add Filter', [
+		{
+			displayName: 'Folder Name or ID',
+			name: 'folder',
+			type: 'options',
+			typeOptions: {
+				loadOptionsMethod: 'getTemplateFolders',
+				loadOptionsDependsOn: ['workspaceId.value'],
 			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Sort By',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'Name', value: 'name' },
-					{ name: 'Last Updated First', value: 'updatedAt' },
-				],
-				default: 'name',
-				description: 'The order of the templates (by name when not set)',
-			},
-		],
-	},
+			default: '',
+			description:
+				'Only the templates of this folder, or of no folder (No Folder). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	]),
+	collection('Options', 'options', 'Add Option', [
+		{
+			displayName: 'Sort By',
+			name: 'sort',
+			type: 'options',
+			options: [
+				{ name: 'Name', value: 'name' },
+				{ name: 'Last Updated First', value: 'updatedAt' },
+			],
+			default: 'name',
+			description: 'The order of the templates (by name when not set)',
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['getAll'] } },
-	properties,
-);
+export const description = shownFor('template', 'getAll', properties);
 
 /** The item's folder filter and order: `q[folders]` (none, or one folder's ID) and `sort`. */
 function readListing(filters: IDataObject, options: IDataObject): TemplateListing {

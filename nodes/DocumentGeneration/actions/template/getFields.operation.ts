@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { getTemplate } from '../../../shared/transport';
-import { readTemplateId } from '../ids';
+import { readTemplateId, shownFor } from '../ids';
 import { TemplateTooLarge } from '../../templateFields/liquidReader';
 import type { TemplateField, TemplateSource } from '../../templateFields/templateFields';
 import { lineFields, sourceOf, templateFields } from '../../templateFields/templateFields';
@@ -32,10 +32,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['getFields'] } },
-	properties,
-);
+export const description = shownFor('template', 'getFields', properties);
 
 /** A sample value worth showing beside its field: text, a number or a yes/no. */
 const isExample = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
@@ -60,10 +57,7 @@ function tooLargeToList(error: TemplateTooLarge): InputError {
 	return new InputError(error.message, 'Read its fields in the dashboard instead');
 }
 
-/**
- * The fields a template's body reads (loop fields and fields behind filters included), typed
- * from its sample data, and which of them the sample data lacks: what a payload should hold.
- */
+/** The fields a template's body reads, typed from its sample data, and those the sample lacks. */
 export const execute = perItem(
 	(ctx, i) => ({
 		id: readTemplateId(ctx, i),

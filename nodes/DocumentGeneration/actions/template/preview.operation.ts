@@ -1,10 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getTemplate, getTemplateDraftPreview } from '../../../shared/transport';
-import { readTemplateId } from '../ids';
+import { readTemplateId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -13,15 +12,9 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['preview'] } },
-	properties,
-);
+export const description = shownFor('template', 'preview', properties);
 
-/**
- * The draft rendered with its sample data (`draft_preview_url`, a file made for this request)
- * beside the template's live `preview_url`; two reads, nothing generated.
- */
+/** The draft rendered with its sample data beside the live `preview_url`; two reads. */
 export const execute = perItem(
 	readTemplateId,
 	async (ctx, id, i) => {

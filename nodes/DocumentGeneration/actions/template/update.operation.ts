@@ -1,5 +1,4 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
@@ -7,7 +6,7 @@ import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import type { TransportContext } from '../../../shared/types';
 import { getTemplate, updateTemplate } from '../../../shared/transport';
-import { readTemplateId } from '../ids';
+import { readTemplateId, shownFor } from '../ids';
 import { readTemplateFields, templateFields } from '../../descriptions/library';
 import {
 	imageSettings,
@@ -33,10 +32,7 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['update'] } },
-	properties,
-);
+export const description = shownFor('template', 'update', properties);
 
 interface TemplateChange {
 	id: string;
@@ -44,10 +40,7 @@ interface TemplateChange {
 	settings?: IDataObject;
 }
 
-/**
- * The change sent: the fields given, and the draft settings with the given ones merged in. The
- * service replaces `settings_draft` whole, so settings cost one read of the template first.
- */
+/** Sends the fields, and the draft settings merged in (one read first: they are sent whole). */
 async function sendChange(ctx: TransportContext, change: TemplateChange, itemIndex: number) {
 	const fields = { ...change.fields };
 	if (change.settings) {

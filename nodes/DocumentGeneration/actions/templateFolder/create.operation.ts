@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { createTemplateFolder } from '../../../shared/transport';
-import { readWorkspaceId } from '../ids';
+import { readWorkspaceId, shownFor } from '../ids';
 import { checkFolderName, folderName } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
@@ -13,10 +12,7 @@ export const properties: INodeProperties[] = [
 	folderName('The name of the folder, as the dashboard and the template lists show it'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['templateFolder'], operation: ['create'] } },
-	properties,
-);
+export const description = shownFor('templateFolder', 'create', properties);
 
 export const execute = perItem(
 	(ctx, i) => ({

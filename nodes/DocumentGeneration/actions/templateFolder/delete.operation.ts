@@ -1,10 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateFolderIdLocator } from '../../../shared/descriptions';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { deleteTemplateFolder } from '../../../shared/transport';
-import { readTemplateFolderId } from '../ids';
+import { deleteById, readTemplateFolderId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -13,16 +11,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['templateFolder'], operation: ['delete'] } },
-	properties,
-);
+export const description = shownFor('templateFolder', 'delete', properties);
 
-export const execute = perItem(
-	readTemplateFolderId,
-	async (ctx, id, i) => {
-		await deleteTemplateFolder(ctx, id, { itemIndex: i });
-		return paired({ deleted: true, id }, i);
-	},
-	CONCURRENCY,
-);
+export const execute = deleteById(readTemplateFolderId, deleteTemplateFolder);

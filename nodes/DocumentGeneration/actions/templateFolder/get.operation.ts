@@ -1,11 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateFolderIdLocator } from '../../../shared/descriptions';
-import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getTemplateFolder } from '../../../shared/transport';
-import { readTemplateFolderId } from '../ids';
+import { getById, readTemplateFolderId, shownFor } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{
@@ -14,14 +11,6 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['templateFolder'], operation: ['get'] } },
-	properties,
-);
+export const description = shownFor('templateFolder', 'get', properties);
 
-export const execute = perItem(
-	readTemplateFolderId,
-	async (ctx, id, i) =>
-		paired(withoutSecrets(await getTemplateFolder(ctx, id, { itemIndex: i })), i),
-	CONCURRENCY,
-);
+export const execute = getById(readTemplateFolderId, getTemplateFolder);

@@ -1,27 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
-import { withoutSecrets } from '../../../shared/helpers/document';
-import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { listTemplateFolders } from '../../../shared/transport';
-import { readLimit, readWorkspaceId } from '../ids';
+import { shownFor, workspaceList } from '../ids';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace whose template folders to list' },
 	...returnAllAndLimit,
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['templateFolder'], operation: ['getAll'] } },
-	properties,
-);
+export const description = shownFor('templateFolder', 'getAll', properties);
 
-export const execute = perItem(
-	(ctx, i) => ({ workspaceId: readWorkspaceId(ctx, i), limit: readLimit(ctx, i) }),
-	async (ctx, { workspaceId, limit }, i) => {
-		const folders = await listTemplateFolders(ctx, workspaceId, { itemIndex: i });
-		return paired(withoutSecrets(folders.slice(0, limit)), i);
-	},
-	CONCURRENCY,
-);
+export const execute = workspaceList(listTemplateFolders);

@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { templateFolderIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { updateTemplateFolder } from '../../../shared/transport';
-import { readTemplateFolderId } from '../ids';
+import { readTemplateFolderId, shownFor } from '../ids';
 import { checkFolderName, folderName } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
@@ -16,10 +15,7 @@ export const properties: INodeProperties[] = [
 	folderName('The new name of the folder'),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['templateFolder'], operation: ['update'] } },
-	properties,
-);
+export const description = shownFor('templateFolder', 'update', properties);
 
 export const execute = perItem(
 	(ctx, i) => ({
