@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationList } from '../ids';
+import { operationList } from '../common';
 import * as get from './get.operation';
 
 export { get };

@@ -26,7 +26,7 @@ import {
 import { filesLiveInJson } from '../../../shared/helpers/items';
 import type { DocumentGroup, GenerationRequest } from '../../engine';
 import { createSync, readGenerationOptions, readReuse, runGenerations } from '../../engine';
-import { readTemplateId, shownFor } from '../ids';
+import { readTemplateId, shownFor } from '../common';
 import { collection } from '../../descriptions/payloadParts';
 
 export const properties: INodeProperties[] = [

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { documentIdLocator } from '../../../shared/descriptions';
 import { deleteDocument } from '../../../shared/transport';
-import { deleteById, readDocumentId, shownFor } from '../ids';
+import { deleteById, readDocumentId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

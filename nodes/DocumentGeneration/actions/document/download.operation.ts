@@ -9,7 +9,7 @@ import {
 	parseMaxFileSize,
 } from '../../../shared/helpers/parse';
 import { downloadToBinary, getDocumentCard, withLinkOf } from '../../../shared/transport';
-import { readDocumentId, shownFor } from '../ids';
+import { readDocumentId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

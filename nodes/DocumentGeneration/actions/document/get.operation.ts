@@ -4,7 +4,7 @@ import { documentIdLocator } from '../../../shared/descriptions';
 import { normalizeDocument } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getDocument, getDocumentCard } from '../../../shared/transport';
-import { readDocumentId, shownFor } from '../ids';
+import { readDocumentId, shownFor } from '../common';
 import { collection } from '../../descriptions/payloadParts';
 
 export const properties: INodeProperties[] = [

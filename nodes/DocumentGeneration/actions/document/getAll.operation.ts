@@ -9,7 +9,7 @@ import { normalizeDocument } from '../../../shared/helpers/document';
 import { paired, perItem } from '../../../shared/helpers/items';
 import { parseListFilters } from '../../../shared/helpers/parse';
 import { checkPageBound, listDocumentCards } from '../../../shared/transport';
-import { readLimit, shownFor } from '../ids';
+import { readLimit, shownFor } from '../common';
 import { collection } from '../../descriptions/payloadParts';
 import { DOCUMENT_STATUSES, parseSearchFilters } from '../../descriptions/documentOptions';
 

@@ -19,7 +19,7 @@ import { waitOptions } from '../../descriptions/documentOptions';
 import { FileBudget, payloadFiles, readFileRows, readFiles } from '../../descriptions/payload';
 import type { GenerationRequest } from '../../engine';
 import { onePerItem, readGenerationOptions, runGenerations } from '../../engine';
-import { readDocumentId, shownFor } from '../ids';
+import { readDocumentId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{ ...documentIdLocator },

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { operationList } from '../ids';
+import { operationList } from '../common';
 import * as create from './create.operation';
 import * as del from './delete.operation';
 import * as get from './get.operation';

@@ -4,7 +4,7 @@ import { workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { createSnippet } from '../../../shared/transport';
-import { readWorkspaceId, shownFor } from '../ids';
+import { readWorkspaceId, shownFor } from '../common';
 import {
 	checkSnippetCode,
 	checkSnippetName,

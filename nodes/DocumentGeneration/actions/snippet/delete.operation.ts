@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { snippetIdLocator } from '../../../shared/descriptions';
 import { deleteSnippet } from '../../../shared/transport';
-import { deleteById, readSnippetId, shownFor } from '../ids';
+import { deleteById, readSnippetId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { snippetIdLocator } from '../../../shared/descriptions';
 import { getSnippet } from '../../../shared/transport';
-import { getById, readSnippetId, shownFor } from '../ids';
+import { getById, readSnippetId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

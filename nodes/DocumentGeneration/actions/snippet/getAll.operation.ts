@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
 import { listSnippets } from '../../../shared/transport';
-import { shownFor, workspaceList } from '../ids';
+import { shownFor, workspaceList } from '../common';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace whose snippets to list' },

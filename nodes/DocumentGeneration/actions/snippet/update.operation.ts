@@ -4,7 +4,7 @@ import { snippetIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { updateSnippet } from '../../../shared/transport';
-import { readSnippetId, shownFor } from '../ids';
+import { readSnippetId, shownFor } from '../common';
 import { readSnippetChanges, snippetFields } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [

@@ -5,7 +5,7 @@ import { withoutSecrets } from '../../../shared/helpers/document';
 import { paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { createTemplate } from '../../../shared/transport';
-import { readWorkspaceId, shownFor } from '../ids';
+import { readWorkspaceId, shownFor } from '../common';
 import { readTemplateFields, templateFields } from '../../descriptions/library';
 import {
 	imageSettings,

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { deleteTemplate } from '../../../shared/transport';
-import { deleteById, readTemplateId, shownFor } from '../ids';
+import { deleteById, readTemplateId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { templateIdLocator } from '../../../shared/descriptions';
 import { getTemplate } from '../../../shared/transport';
-import { getById, readTemplateId, shownFor } from '../ids';
+import { getById, readTemplateId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { parseId } from '../../../shared/helpers/parse';
 import type { TemplateListing } from '../../../shared/transport';
 import { listTemplateCards } from '../../../shared/transport';
-import { readLimit, readWorkspaceId, shownFor } from '../ids';
+import { readLimit, readWorkspaceId, shownFor } from '../common';
 import { collection } from '../../descriptions/payloadParts';
 
 /** The orders of Sort By, as the service's `sort` names them. */

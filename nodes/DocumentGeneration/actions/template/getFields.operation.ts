@@ -5,7 +5,7 @@ import { templateIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import { getTemplate } from '../../../shared/transport';
-import { readTemplateId, shownFor } from '../ids';
+import { readTemplateId, shownFor } from '../common';
 import { TemplateTooLarge } from '../../templateFields/liquidReader';
 import type { TemplateField, TemplateSource } from '../../templateFields/templateFields';
 import { lineFields, sourceOf, templateFields } from '../../templateFields/templateFields';

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { templateIdLocator } from '../../../shared/descriptions';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { getTemplate, getTemplateDraftPreview } from '../../../shared/transport';
-import { readTemplateId, shownFor } from '../ids';
+import { readTemplateId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { InputError } from '../../../shared/helpers/parse';
 import type { TransportContext } from '../../../shared/types';
 import { getTemplate, updateTemplate } from '../../../shared/transport';
-import { readTemplateId, shownFor } from '../ids';
+import { readTemplateId, shownFor } from '../common';
 import { readTemplateFields, templateFields } from '../../descriptions/library';
 import {
 	imageSettings,

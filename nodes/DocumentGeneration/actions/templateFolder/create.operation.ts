@@ -4,7 +4,7 @@ import { workspaceIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { createTemplateFolder } from '../../../shared/transport';
-import { readWorkspaceId, shownFor } from '../ids';
+import { readWorkspaceId, shownFor } from '../common';
 import { checkFolderName, folderName } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [

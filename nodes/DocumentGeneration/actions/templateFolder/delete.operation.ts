@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { templateFolderIdLocator } from '../../../shared/descriptions';
 import { deleteTemplateFolder } from '../../../shared/transport';
-import { deleteById, readTemplateFolderId, shownFor } from '../ids';
+import { deleteById, readTemplateFolderId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { templateFolderIdLocator } from '../../../shared/descriptions';
 import { getTemplateFolder } from '../../../shared/transport';
-import { getById, readTemplateFolderId, shownFor } from '../ids';
+import { getById, readTemplateFolderId, shownFor } from '../common';
 
 export const properties: INodeProperties[] = [
 	{

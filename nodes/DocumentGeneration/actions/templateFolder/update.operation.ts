@@ -4,7 +4,7 @@ import { templateFolderIdLocator } from '../../../shared/descriptions';
 import { withoutSecrets } from '../../../shared/helpers/document';
 import { CONCURRENCY, paired, perItem } from '../../../shared/helpers/items';
 import { updateTemplateFolder } from '../../../shared/transport';
-import { readTemplateFolderId, shownFor } from '../ids';
+import { readTemplateFolderId, shownFor } from '../common';
 import { checkFolderName, folderName } from '../../descriptions/library';
 
 export const properties: INodeProperties[] = [
