@@ -9,14 +9,11 @@ import type {
 
 export class DocumentGenerationApi implements ICredentialType {
 	name = 'documentGenerationApi';
-
 	displayName = 'Document Generation (PDFMonkey) API';
-
 	icon: Icon = {
 		light: 'file:../icons/documentGeneration.svg',
 		dark: 'file:../icons/documentGeneration.dark.svg',
 	};
-
 	documentationUrl =
 		'https://github.com/n8n-nodes-document-generation/n8n-nodes-document-generation#credentials';
 
@@ -62,12 +59,8 @@ export class DocumentGenerationApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * The key as a Bearer header, built here rather than as an n8n expression: n8n resolves a
-	 * credential's expressions with no input items, and its default (sandboxed) expression
-	 * engine cannot do that in a workflow with Execution Logic v2 (`binaryMode: "combined"`),
-	 * where every request would fail with "Node '<name>' hasn't been executed".
-	 */
+	// Built in code, not as an expression: under Execution Logic v2 (`binaryMode: "combined"`)
+	// n8n fails to resolve a credential's expression ("Node '<name>' hasn't been executed").
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -84,8 +77,7 @@ export class DocumentGenerationApi implements ICredentialType {
 			baseURL: '={{$credentials.baseUrl.trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/i, "")}}',
 			url: '/api/v1/current_user',
 			method: 'GET',
-			// n8n's helpers would follow a redirect with the Authorization header, to any host:
-			// the key goes to the API's address and nowhere else.
+			// n8n would follow a redirect with the key, to any host.
 			disableFollowRedirect: true,
 		},
 		rules: [301, 302, 303, 307, 308].map((status) => ({

@@ -95,9 +95,9 @@ export const workspaceIdFilter: INodeProperties = {
 		'Only documents of this workspace (its ID is a UUID). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export const binaryPropertyName = (
-	show: Record<string, Array<string | boolean>>,
-): INodeProperties => ({
+type Show = Record<string, Array<string | boolean>>;
+
+export const binaryPropertyName = (show: Show): INodeProperties => ({
 	displayName: 'Put Output File in Field',
 	name: 'binaryPropertyName',
 	type: 'string',
@@ -108,7 +108,7 @@ export const binaryPropertyName = (
 });
 
 /** Max File Size (MB), shown beside the binary field wherever a file is downloaded. */
-export const maxFileSize = (show: Record<string, Array<string | boolean>>): INodeProperties => ({
+export const maxFileSize = (show: Show): INodeProperties => ({
 	displayName: 'Max File Size (MB)',
 	name: 'maxFileSize',
 	type: 'number',
@@ -119,7 +119,6 @@ export const maxFileSize = (show: Record<string, Array<string | boolean>>): INod
 	displayOptions: { show },
 });
 
-/** Return All and Limit of the Get Many operations. */
 export const returnAllAndLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -151,11 +150,7 @@ export const triggerEvents: INodeProperties = {
 			value: 'failure',
 			description: 'A document could not be generated',
 		},
-		{
-			name: 'Generation Succeeded',
-			value: 'success',
-			description: 'A document’s file is ready',
-		},
+		{ name: 'Generation Succeeded', value: 'success', description: 'A document’s file is ready' },
 	],
 	default: ['success'],
 	description: 'Which finished states start the workflow. A document generated again fires again.',

@@ -1,7 +1,4 @@
-/**
- * Types that the transport, the helpers and the nodes all speak, kept apart so that none of
- * them has to import another only for a type.
- */
+/** Types the transport, the helpers and the nodes all speak. */
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -32,7 +29,6 @@ export interface ListFilters {
 
 /** Options every call of the service takes. */
 export interface CallOptions {
-	/** The item the request is made for, named in errors. */
 	itemIndex?: number;
 	/** Overrides the credential's Request Timeout for this call. */
 	timeoutMs?: number;

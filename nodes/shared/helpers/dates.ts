@@ -9,15 +9,7 @@ export function timeOf(value: unknown): number | undefined {
 }
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const LONG_WEEKDAYS = [
-	'Sunday',
-	'Monday',
-	'Tuesday',
-	'Wednesday',
-	'Thursday',
-	'Friday',
-	'Saturday',
-];
+const LONG_WEEKDAYS = 'Sunday Monday Tuesday Wednesday Thursday Friday Saturday'.split(' ');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const W = WEEKDAYS.join('|');
 const M = MONTHS.join('|');
@@ -30,61 +22,36 @@ const RFC_850 = new RegExp(
 /** The obsolete asctime form, e.g. `Sun Nov  6 08:49:37 1994` (GMT). */
 const ASCTIME = new RegExp(`^(${W}) (${M}) ( \\d|\\d{2}) (\\d{2}):(\\d{2}):(\\d{2}) (\\d{4})$`);
 
+type DateFields = { weekday: number; day: string; month: string; year: number; time: string[] };
+
 export interface HttpDateOptions {
 	/** Also read the obsolete RFC 850 and asctime forms, which HTTP recipients must accept. */
 	obsoleteForms?: boolean;
 }
 
-/**
- * An HTTP date header (`Date`, `Retry-After`) in ms; undefined when absent, repeated, or not
- * a real date in the accepted forms (an impossible day or time, a weekday that does not
- * match, a two-digit year read as 19xx by Date.UTC).
- */
+/** An HTTP date header (`Date`, `Retry-After`) in ms; undefined when absent, repeated or unreal. */
 export function parseHttpDate(value: unknown, options: HttpDateOptions = {}): number | undefined {
-	const text = Array.isArray(value)
-		? value.length === 1
-			? (value[0] as unknown)
-			: undefined
-		: value;
+	const text: unknown = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
 	if (typeof text !== 'string') return undefined;
 	const trimmed = text.trim();
-	let fields:
-		| { weekday: number; day: string; month: string; year: number; time: string[] }
-		| undefined;
+	let fields: DateFields | undefined;
 	let match = IMF_FIXDATE.exec(trimmed);
 	if (match) {
 		const [, weekday, day, month, year, ...time] = match;
 		fields = { weekday: WEEKDAYS.indexOf(weekday), day, month, year: Number(year), time };
 	} else if (options.obsoleteForms && (match = RFC_850.exec(trimmed))) {
-		const [, weekday, day, month, year, ...time] = match;
-		const yy = Number(year);
-		fields = {
-			weekday: LONG_WEEKDAYS.indexOf(weekday),
-			day,
-			month,
-			year: yy < 70 ? 2000 + yy : 1900 + yy,
-			time,
-		};
+		const [, weekday, day, month, yy, ...time] = match;
+		const year = (Number(yy) < 70 ? 2000 : 1900) + Number(yy);
+		fields = { weekday: LONG_WEEKDAYS.indexOf(weekday), day, month, year, time };
 	} else if (options.obsoleteForms && (match = ASCTIME.exec(trimmed))) {
-		const [, weekday, month, day, hour, minute, second, year] = match;
-		fields = {
-			weekday: WEEKDAYS.indexOf(weekday),
-			day: day.trim(),
-			month,
-			year: Number(year),
-			time: [hour, minute, second],
-		};
+		const [, weekday, month, day, hour, minute, second, yyyy] = match;
+		const [time, year] = [[hour, minute, second], Number(yyyy)];
+		fields = { weekday: WEEKDAYS.indexOf(weekday), day: day.trim(), month, year, time };
 	}
 	if (!fields) return undefined;
 	const [hour, minute, second] = fields.time.map(Number);
-	const ms = Date.UTC(
-		fields.year,
-		MONTHS.indexOf(fields.month),
-		Number(fields.day),
-		hour,
-		minute,
-		second,
-	);
+	const month = MONTHS.indexOf(fields.month);
+	const ms = Date.UTC(fields.year, month, Number(fields.day), hour, minute, second);
 	const date = new Date(ms);
 	// Date.UTC rolls over out-of-range fields (31 Feb, 24:00) and maps years 0-99 to 19xx.
 	const real =
@@ -103,10 +70,7 @@ export function wholeSeconds(ms: number): string {
 	return `${Math.round(ms / 1000)} s`;
 }
 
-/**
- * Waits `ms` in slices of at most a second, so a cancelled execution stops waiting soon.
- * Resolves early (without throwing) when the signal aborts; callers check the signal.
- */
+/** Waits `ms` in slices of a second; resolves early (no throw) when the signal aborts. */
 export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
 	const until = Date.now() + ms;
 	while (!signal?.aborted) {

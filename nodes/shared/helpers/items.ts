@@ -1,8 +1,4 @@
-/**
- * Per-item plumbing shared by the operations: refusals that name the item, `continueOnFail`
- * error items, `pairedItem` on every output item, bounded concurrency, and n8n's file references
- * in an item's JSON.
- */
+/** Per-item plumbing: errors that name the item, error items, `pairedItem`, concurrency. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -18,15 +14,9 @@ export function itemLabel(itemIndex: number): string {
 	return `item ${itemIndex + 1}`;
 }
 
-/** What an error needs of any n8n context: the node. */
 type HasNode = Pick<IExecuteFunctions, 'getNode'>;
 
-/**
- * Any error as an n8n error, the one way every node turns errors into n8n's: refused input
- * becomes a NodeOperationError with its hint (naming the item as n8n's UI counts it, when
- * there is one), n8n's own errors stay as they are (bound to the item), anything else is
- * wrapped.
- */
+/** Any error as an n8n error: refused input with its hint and item, n8n's own bound to the item. */
 export function asNodeError(ctx: HasNode, error: unknown, itemIndex?: number): ItemError {
 	if (error instanceof InputError) {
 		const where = itemIndex === undefined ? '' : ` (${itemLabel(itemIndex)})`;
@@ -43,10 +33,7 @@ export function asNodeError(ctx: HasNode, error: unknown, itemIndex?: number): I
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
-/**
- * A node's parameters read and checked by `read`, for code that has no item to name (trigger
- * activation, polls, webhook deliveries): refused input becomes the node's error, with its hint.
- */
+/** Parameters read and checked by `read` where there is no item (triggers): refusals as errors. */
 export function readChecked<T>(ctx: HasNode, read: () => T): T {
 	try {
 		return read();
@@ -77,14 +64,8 @@ export function describeMade(ref: DocumentRef): string {
 }
 
 /**
- * The error item `continueOnFail` asks for: `{ error: <what happened>, message: <how to fix
- * it> }`. n8n 1.x and 2.x both send an item of exactly these keys to the error output when the
- * node's errors go there ("Continue (using error output)"); 1.x accepts no other key beside
- * `error` and `message`. With "Continue" it stays in the main output, in input order.
- *
- * An item whose document was made names it in the message, and, with `keys` (only for
- * "Continue": the error output would not take more keys), as `documentId` and its last
- * `status` too.
+ * The error item of `continueOnFail`: `{ error, message }` (n8n 1.x's error output takes no other
+ * key); a made document is named in the message, and with `keys` as `documentId` and `status`.
  */
 export function errorItem(
 	error: ItemError,
@@ -95,25 +76,18 @@ export function errorItem(
 	const json: IDataObject = { error: error.message };
 	const message = [error.description, made && describeMade(made)].filter(Boolean).join(' ');
 	if (message) json.message = message;
-	if (made && keys) {
-		json.documentId = made.id;
-		json.status = made.status;
-	}
+	if (made && keys) Object.assign(json, { documentId: made.id, status: made.status });
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-/** An operation as the router runs it: the node's context, all input items in, items out. */
 export type Operation = (
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * An operation that handles the input items in two phases. First every item's input is read
- * and checked (`prepare`: sends nothing; it may read the item's files), so malformed input stops the node
- * before any request. Then `run` handles the checked items, `concurrency` at a time, and the
- * output keeps input order. Under `continueOnFail` a failing item becomes one error item;
- * otherwise the first failure stops the node (nothing new is started after it).
+ * Every item checked first (`prepare`, sending nothing), then `run`, `concurrency` at a time, in
+ * input order; a failure is an error item under `continueOnFail`, else it stops the node.
  */
 export function perItem<P>(
 	prepare: (ctx: IExecuteFunctions, itemIndex: number) => P | Promise<P>,
@@ -149,7 +123,7 @@ export function perItem<P>(
 	};
 }
 
-/** Runs `task` over `inputs` with at most `limit` at a time, started in order; results keep input order. */
+/** Runs `task` over `inputs`, at most `limit` at a time, in order; results keep input order. */
 export async function mapConcurrent<I, O>(
 	inputs: I[],
 	limit: number,
@@ -161,10 +135,7 @@ export async function mapConcurrent<I, O>(
 	);
 }
 
-/**
- * A gate that lets at most `limit` tasks run at once; tasks given to it wait their turn.
- * For work that arrives over time (downloads started as documents finish).
- */
+/** A gate that lets at most `limit` tasks run at once, for work that arrives over time. */
 export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 	limit = Math.max(1, limit);
 	let active = 0;
@@ -190,10 +161,7 @@ export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Pro
 		});
 }
 
-/**
- * Where n8n keeps an item's files in its JSON when the workflow's `binaryMode` is "combined"
- * (Execution Logic v2): its references, never sent to the service as the user's data.
- */
+/** Where n8n keeps an item's file references in its JSON under `binaryMode: "combined"`. */
 export const FILES_IN_JSON = '_files';
 
 /** Whether the workflow keeps files in the items' JSON (n8n 1.x has no such setting). */

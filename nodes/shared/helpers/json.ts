@@ -1,5 +1,4 @@
 /** Reading JSON text the user wrote, saying what is wrong with it, and how deep it nests. Pure. */
-
 export function tryParseJson(text: string): { value: unknown } | { problem: string } {
 	try {
 		return { value: JSON.parse(text) };
@@ -10,16 +9,12 @@ export function tryParseJson(text: string): { value: unknown } | { problem: stri
 
 /** "line 2, column 5" for a position in a text of several lines, "character 9" otherwise. */
 function place(text: string, position: number): string {
-	const before = text.slice(0, position);
-	const lines = before.split('\n');
+	const lines = text.slice(0, position).split('\n');
 	if (!text.includes('\n')) return `character ${position + 1}`;
 	return `line ${lines.length}, column ${lines[lines.length - 1].length + 1}`;
 }
 
-/**
- * Where a common mistake sits in a JSON text, scanning outside strings: a comma right before
- * a closing bracket, a name without double quotes, or a single quote. Undefined if none.
- */
+/** A common mistake outside strings: a trailing comma, an unquoted name, a single quote. */
 function commonMistake(
 	text: string,
 ): { position: number; problem: (at: string) => string } | undefined {
@@ -56,11 +51,7 @@ function commonMistake(
 	return undefined;
 }
 
-/**
- * The parser's complaint in plain words: the cause (a trailing comma, a name without double
- * quotes, single quotes, a missing ":", an unclosed text, a missing bracket) and where it is.
- * `text` is the JSON that failed; without it only the parser's words are used.
- */
+/** The parser's complaint in plain words, and where; `text` is the JSON that failed, if known. */
 export function jsonProblem(parserMessage: string, text?: string): string {
 	const match = /at position (\d+)/.exec(parserMessage);
 	const position = match ? Number(match[1]) : undefined;
@@ -97,17 +88,10 @@ export function parseJsonLoose(value: unknown): unknown {
 	}
 }
 
-/**
- * Deepest nesting of objects and lists accepted in payload, meta and sample data. Real
- * document data has a few levels; far deeper data cannot even be turned into the request's
- * JSON (JavaScript's own serializer fails on it), so it is refused before anything is sent.
- */
+/** Deepest nesting accepted in payload, meta and sample data (deeper fails JSON.stringify). */
 export const MAX_JSON_DEPTH = 1000;
 
-/**
- * How deep objects and lists nest in a value (a scalar is 0), walked with an explicit stack
- * (no recursion, so any depth is measured); stops as soon as it passes `limit`.
- */
+/** How deep objects and lists nest (a scalar is 0), without recursion; stops past `limit`. */
 export function jsonDepth(value: unknown, limit = MAX_JSON_DEPTH): number {
 	let deepest = 0;
 	const seen = new Set<object>();

@@ -1,19 +1,10 @@
-/**
- * When a document's `download_url` stops working, said beside it in every output item as
- * `download_url_expires_at` (ISO 8601, UTC). The URL's own signature times are the truth where
- * it carries them (`X-Amz-Date` + `X-Amz-Expires`, `X-Goog-Date` + `X-Goog-Expires`, or an
- * `Expires` in unix seconds); otherwise the link lives one hour from the moment the record was
- * read, as the service documents. Pure.
- */
+/** When `download_url` ends: from its signature times, else an hour after the read. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 /** The output field that says when `download_url` ends. Saved workflows read it: never rename. */
 export const LINK_EXPIRY_FIELD = 'download_url_expires_at';
-
 /** The documented life of a download link from the read that signed it. */
 export const LINK_LIFE_MS = 3600_000;
-
-/** URLs longer than this are not parsed for their times (the read time's hour applies). */
 const MAX_URL_LENGTH = 16_384;
 
 /** A signing time as `20261126T103000Z` (UTC), in ms; undefined when it is not a real one. */
@@ -31,7 +22,6 @@ function compactUtc(value: string | undefined): number | undefined {
 	return back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : undefined;
 }
 
-/** A whole number of seconds written as digits only (at most 10 of them). */
 function seconds(value: string | undefined): number | undefined {
 	return value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : undefined;
 }
@@ -55,10 +45,7 @@ function queryOf(url: string): Map<string, string> | undefined {
 
 const VENDORS = ['x-amz', 'x-goog'];
 
-/**
- * When a presigned URL was signed (ms): its `X-Amz-Date` or `X-Goog-Date`, the storage's
- * clock in whole seconds; undefined without one.
- */
+/** When a presigned URL was signed (ms), from its `X-Amz-Date` or `X-Goog-Date`. */
 export function signedAt(url: string): number | undefined {
 	const query = queryOf(url);
 	for (const vendor of VENDORS) {
@@ -88,11 +75,7 @@ export function linkExpiry(url: unknown, readAt: number): string | null {
 	return Number.isFinite(ends) && Math.abs(ends) <= 8.64e15 ? new Date(ends).toISOString() : null;
 }
 
-/**
- * A document or card read at `readAt` (ms), with `download_url_expires_at` beside its
- * `download_url` (null when it has no link). A record without a `download_url` key is left as
- * it is.
- */
+/** A record read at `readAt` (ms) with `download_url_expires_at` beside its `download_url`. */
 export function withLinkExpiry<T extends object>(record: T, readAt: number): T {
 	if (!('download_url' in record)) return record;
 	const url = (record as IDataObject).download_url;

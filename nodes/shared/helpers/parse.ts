@@ -1,8 +1,4 @@
-/**
- * Pure input parsing and validation. Nothing here touches n8n or the network, so unit tests
- * reach it directly; the operations turn an `InputError` into a NodeOperationError that names
- * the item, before any request is sent.
- */
+/** Input parsing and validation. Pure: the operations turn an `InputError` into a node error. */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ListFilters } from '../types';
@@ -19,7 +15,7 @@ export class InputError extends Error {
 	}
 }
 
-/** A UUID, as text (for the editor's regex validation) and as the one pattern the code uses. */
+/** A UUID, as text (for the editor's regex validation) and as the pattern the code uses. */
 export const UUID_PATTERN =
 	'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const UUID = new RegExp(`^${UUID_PATTERN}$`);
@@ -52,15 +48,11 @@ export function preview(value: unknown, max = 40): string {
 	return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
-/**
- * A UUID from a parameter that may be a plain string or a resource locator value
- * (`{ __rl: true, mode, value }`). A full URL or path ending in the id is accepted too.
- */
+/** A UUID from a string, a resource locator value, or a URL or path ending in the id. */
 export function parseId(value: unknown, label: string): string {
 	let raw = value;
-	if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'value' in (raw as IDataObject)) {
+	if (raw && typeof raw === 'object' && !Array.isArray(raw) && 'value' in (raw as IDataObject))
 		raw = (raw as IDataObject).value;
-	}
 	if (typeof raw === 'number' || typeof raw === 'boolean') raw = String(raw);
 	if (typeof raw !== 'string' || raw.trim() === '') {
 		throw new InputError(
@@ -83,11 +75,7 @@ export function parseId(value: unknown, label: string): string {
 	return id.toLowerCase();
 }
 
-/**
- * One JSON object, given as an object or as a string of JSON. Arrays, scalars, and text that
- * is not JSON are refused: the service needs a single object for payload and meta.
- * An empty value gives `undefined` (the field is not sent).
- */
+/** One JSON object, given as one or as JSON text; anything else refused, empty is `undefined`. */
 export function parseJsonObject(value: unknown, label: string): IDataObject | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	let parsed: unknown = value;
@@ -115,7 +103,6 @@ export function parseJsonObject(value: unknown, label: string): IDataObject | un
 	return parsed as IDataObject;
 }
 
-/** Refuses a value nested deeper than MAX_JSON_DEPTH levels. */
 export function checkDepth(value: unknown, label: string): void {
 	if (jsonDepth(value) <= MAX_JSON_DEPTH) return;
 	throw new InputError(
@@ -127,11 +114,8 @@ export function checkDepth(value: unknown, label: string): void {
 /** A list of UUIDs from an array or a comma/space/newline separated string. */
 export function parseIdList(value: unknown, label: string): string[] {
 	if (value === undefined || value === null || value === '') return [];
-	const parts: unknown[] = Array.isArray(value)
-		? value.flatMap((v) => (typeof v === 'string' ? v.split(/[\s,;]+/) : [v]))
-		: typeof value === 'string'
-			? value.split(/[\s,;]+/)
-			: [value];
+	const list: unknown[] = Array.isArray(value) ? value : [value];
+	const parts = list.flatMap((v) => (typeof v === 'string' ? v.split(/[\s,;]+/) : [v]));
 	const ids: string[] = [];
 	for (const part of parts) {
 		if (part === '' || part === undefined || part === null) continue;
@@ -151,7 +135,6 @@ export function parseIdList(value: unknown, label: string): string[] {
 	return ids;
 }
 
-/** A positive whole number (limits, timeouts). */
 export function parsePositiveInteger(value: unknown, label: string, hint: string): number {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof n !== 'number' || !Number.isFinite(n) || n < 1 || !Number.isInteger(n)) {
@@ -163,17 +146,11 @@ export function parsePositiveInteger(value: unknown, label: string, hint: string
 	return n;
 }
 
-/**
- * How many results a Get Many returns: all (Infinity) with Return All, else its Limit,
- * checked as a whole number of at least 1.
- */
+/** How many results a Get Many returns: all (Infinity) with Return All, else its Limit. */
 export function parseLimit(returnAll: unknown, limit: unknown): number {
 	if (returnAll === true) return Infinity;
-	return parsePositiveInteger(
-		limit,
-		'limit',
-		'Set Limit to a whole number such as 50, or turn on Return All',
-	);
+	const hint = 'Set Limit to a whole number such as 50, or turn on Return All';
+	return parsePositiveInteger(limit, 'limit', hint);
 }
 
 /** The status a write may set: `pending` (generate now) or `draft`. */
@@ -197,7 +174,6 @@ export function parseBinaryPropertyName(value: unknown): string {
 	return name;
 }
 
-/** Max File Size when it is not set, in MB (the parameter's default). */
 export const DEFAULT_MAX_FILE_MB = 100;
 
 /** Max File Size (MB) in bytes; undefined for no limit (0). Unset: the default, 100 MB. */
@@ -221,18 +197,10 @@ export function toUnixSeconds(value: unknown, label: string): number {
 	else if (typeof value === 'string' && value.trim() !== '') {
 		const text = value.trim();
 		ms = /^\d{9,11}$/.test(text) ? Number(text) * 1000 : Date.parse(text);
-	} else if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toMillis?: unknown }).toMillis === 'function'
-	) {
-		ms = (value as { toMillis: () => number }).toMillis();
-	} else if (
-		value &&
-		typeof value === 'object' &&
-		typeof (value as { toISO?: unknown }).toISO === 'function'
-	) {
-		ms = Date.parse(String((value as { toISO: () => string }).toISO()));
+	} else if (value && typeof value === 'object') {
+		const date = value as { toMillis?: () => number; toISO?: () => string };
+		if (typeof date.toMillis === 'function') ms = date.toMillis();
+		else if (typeof date.toISO === 'function') ms = Date.parse(String(date.toISO()));
 	}
 	if (ms === undefined || !Number.isFinite(ms)) {
 		throw new InputError(
@@ -245,11 +213,7 @@ export function toUnixSeconds(value: unknown, label: string): number {
 
 const LIST_STATUSES = ['success', 'failure', 'draft'];
 
-/**
- * The Filters collection (Get Many, the trigger) as list filters, checked: template IDs
- * (a list or comma-separated text), status, workspace ID, and Updated Since as unix seconds.
- * Blank fields are left out.
- */
+/** The Filters collection (Get Many, the trigger) as list filters, checked; blanks left out. */
 export function parseListFilters(value: unknown): ListFilters {
 	const raw = (value && typeof value === 'object' ? value : {}) as IDataObject;
 	const blank = (v: unknown) => v === undefined || v === null || v === '';

@@ -12,13 +12,10 @@ export function eventValues(raw: unknown): unknown[] {
 		.filter((e) => e !== '' && e !== undefined && e !== null);
 }
 
-/**
- * The Events of a trigger, checked: duplicates dropped, order kept. At least one is needed.
- */
+/** The Events of a trigger, checked: duplicates dropped, order kept. At least one is needed. */
 export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
-	const list = eventValues(raw);
 	const events: TriggerEvent[] = [];
-	for (const value of list) {
+	for (const value of eventValues(raw)) {
 		if (!TRIGGER_EVENTS.includes(value as TriggerEvent)) {
 			throw new InputError(
 				`The event "${String(value)}" is not one the trigger knows`,
@@ -36,10 +33,7 @@ export function parseTriggerEvents(raw: unknown): TriggerEvent[] {
 	return events;
 }
 
-/**
- * Download File and the binary field it goes into, as both triggers read them. The field
- * name is read (and checked) only when the file is wanted.
- */
+/** Download File and its binary field, the field read (and checked) only when wanted. */
 export function parseFileOption(
 	download: unknown,
 	binaryPropertyName: () => unknown,

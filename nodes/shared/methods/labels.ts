@@ -1,7 +1,4 @@
-/**
- * How templates, workspaces, documents, library records and PDF engines are named and matched
- * in the editor's lists. Pure.
- */
+/** How records are named and matched in the editor's lists. Pure. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { metaObject } from '../helpers/document';
@@ -17,31 +14,20 @@ function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim() : '';
 }
 
-/** Workspace name by id, from the workspace cards. */
 export function workspaceNames(workspaces: IDataObject[]): Map<string, string> {
 	return new Map(workspaces.map((w) => [String(w.id), text(w.identifier) || String(w.id)]));
 }
 
-/**
- * `Billing / invoice (Acme Billing)`: folder, identifier, then the workspace (left out when
- * `workspace` is undefined, e.g. in a list already narrowed to one workspace) and the output
- * type when it is not a PDF.
- */
+/** `Billing / invoice (Acme Billing)`: folder, identifier, workspace, output type unless PDF. */
 export function templateLabel(template: IDataObject, workspace?: string): string {
 	const identifier = text(template.identifier) || String(template.id);
 	const folder = text(template.template_folder_identifier);
 	const outputType = text(template.output_type);
-	const extras = [workspace, outputType && outputType !== 'pdf' ? outputType : undefined].filter(
-		Boolean,
-	);
+	const extras = [workspace, outputType !== 'pdf' ? outputType : ''].filter(Boolean);
 	return `${folder ? `${folder} / ` : ''}${identifier}${extras.length ? ` (${extras.join(', ')})` : ''}`;
 }
 
-/**
- * Whether an entry of a list matches what the user typed: a pasted id (or URL holding one)
- * matches that entry only; otherwise every word must appear in one of its texts or its id
- * (case-insensitive).
- */
+/** Whether an entry matches what was typed: a pasted id that entry only, else every word. */
 export function matchesTyped(id: unknown, texts: unknown[], filter: string | undefined): boolean {
 	const typed = text(filter).toLowerCase();
 	if (!typed) return true;
@@ -80,15 +66,12 @@ export function shortDate(value: unknown): string | undefined {
 }
 
 /**
- * `invoice-2026-001.pdf (success · invoice · 2026-01-31 09:00 UTC)`. A document without a
- * generated file shows the file name asked for in `meta._filename`, or else its id. Its
- * `filename` names a file only with `success`: the service may fill it in earlier (while
- * generating, or on a failure such as a spent quota).
+ * `invoice-2026-001.pdf (success · invoice · 2026-01-31 09:00 UTC)`; `filename` only with
+ * `success` (the service may fill it in earlier), else `meta._filename`, else the id.
  */
 export function documentLabel(card: IDataObject): string {
-	let name = card.status === 'success' ? text(card.filename) : '';
-	if (!name) name = text(metaObject(card.meta)._filename);
-	if (!name) name = String(card.id);
+	const filename = card.status === 'success' ? text(card.filename) : '';
+	const name = filename || text(metaObject(card.meta)._filename) || String(card.id);
 	const details = [
 		text(card.status) || 'unknown status',
 		text(card.document_template_identifier),
@@ -99,21 +82,15 @@ export function documentLabel(card: IDataObject): string {
 
 /** `company-footer (Acme Billing)`: the name, then the workspace when several are listed. */
 export function libraryLabel(record: IDataObject, workspace?: string): string {
-	const name =
-		typeof record.identifier === 'string' && record.identifier.trim() !== ''
-			? record.identifier.trim()
-			: String(record.id);
+	const name = text(record.identifier) || String(record.id);
 	return workspace ? `${name} (${workspace})` : name;
 }
 
 /** `v3 (deprecated on 2026-01-31)`: an engine's name, and its deprecation date when it has one. */
 export function pdfEngineLabel(engine: IDataObject): string {
+	const version = engine.version ?? undefined;
 	const name =
-		typeof engine.name === 'string' && engine.name.trim() !== ''
-			? engine.name.trim()
-			: engine.version !== undefined && engine.version !== null
-				? `v${String(engine.version)}`
-				: String(engine.id);
+		text(engine.name) || (version !== undefined ? `v${String(version)}` : String(engine.id));
 	const deprecated = shortDate(engine.deprecated_on)?.replace(/ 00:00 UTC$/, '');
 	return deprecated ? `${name} (deprecated on ${deprecated})` : name;
 }

@@ -22,10 +22,7 @@ import { searchLibrary, workspaceNamesOrNone } from './workspaces';
 
 const PICKER = { reader: 'picker' } as const;
 
-/**
- * Every template (one request, `page=all`), narrowed here as the user types: by identifier,
- * folder or workspace name, or by a pasted id. Each shows its workspace.
- */
+/** Every template, narrowed here as the user types (name, folder, workspace or id). */
 export async function searchTemplates(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -34,34 +31,22 @@ export async function searchTemplates(
 		listTemplateCards(this),
 		workspaceNamesOrNone(this),
 	]);
+	const workspaceOf = (t: IDataObject) => (t.app_id ? names.get(String(t.app_id)) : undefined);
 	const results = templates
-		.map((template: IDataObject) => {
-			const workspace = template.app_id ? names.get(String(template.app_id)) : undefined;
-			return { template, workspace };
-		})
-		.filter(({ template, workspace }) => templateMatches(template, workspace, filter))
-		.map(({ template, workspace }) => ({
-			name: templateLabel(template, workspace),
-			value: String(template.id),
-		}))
+		.filter((t) => templateMatches(t, workspaceOf(t), filter))
+		.map((t) => ({ name: templateLabel(t, workspaceOf(t)), value: String(t.id) }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };
 }
 
-/**
- * Documents, up to 100 a page as the service lists them, narrowed by the service (`q[search]`:
- * part of the file name, or the id; a pasted URL holding an id searches for that id). The
- * pagination token is the next page number; the list stops offering more at the shared bound.
- */
+/** Documents, a page at a time (the token is its number), narrowed by the service (`q[search]`). */
 export async function searchDocuments(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const page =
-		/^\d+$/.test(paginationToken ?? '') && Number(paginationToken) > 0
-			? Number(paginationToken)
-			: 1;
+	const token = /^\d+$/.test(paginationToken ?? '') ? Number(paginationToken) : 0;
+	const page = token > 0 ? token : 1;
 	const search = uuidIn(filter) ?? (filter?.trim() || undefined);
 	checkPageBound(this, page - 1, PICKER);
 	const { cards, nextPage } = await listDocumentCards(this, { search }, page, PICKER);
@@ -69,7 +54,7 @@ export async function searchDocuments(
 	return { results, paginationToken: nextPage ? String(nextPage) : undefined };
 }
 
-/** Workspaces by name (one or a few requests), narrowed here as the user types (name or id). */
+/** Workspaces by name, narrowed here as the user types (name or id). */
 export async function searchWorkspaces(
 	this: ILoadOptionsFunctions,
 	filter?: string,

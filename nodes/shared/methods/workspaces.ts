@@ -1,7 +1,4 @@
-/**
- * Reading per workspace for the editor's lists and messages: workspace names, the workspace the
- * node has chosen, and a library list (snippets, template folders) of it or of every workspace.
- */
+/** Workspace names, the workspace the node has chosen, and library lists by workspace. */
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { isUuid } from '../helpers/parse';
@@ -11,13 +8,9 @@ import { libraryLabel, matchesTyped, workspaceNames } from './labels';
 
 /** Workspaces whose lists are asked for at once when no workspace is chosen. */
 const WORKSPACES_AT_ONCE = 4;
-
 type WorkspaceLister = (ctx: TransportContext, workspaceId: string) => Promise<IDataObject[]>;
 
-/**
- * Workspace names by id. They only decorate lists and messages, so when they cannot be read
- * the ids stand in (an empty map) instead of failing what asked for them.
- */
+/** Workspace names by id; an empty map when they cannot be read (they only decorate). */
 export async function workspaceNamesOrNone(ctx: TransportContext): Promise<Map<string, string>> {
 	try {
 		return workspaceNames(await listWorkspaceCards(ctx));
@@ -26,14 +19,7 @@ export async function workspaceNamesOrNone(ctx: TransportContext): Promise<Map<s
 	}
 }
 
-/**
- * The workspace the node has chosen, if any: in its Filters collection (`filters.workspaceId`:
- * the action node's Get Many, the polling trigger) or as its own Workspace locator
- * (`workspaceId`: the webhook trigger). The editor sends the node's current parameters
- * (expressions resolved) and LoadOptionsContext reads them with a lodash path from the
- * parameters' root. Anything that is not a UUID (nothing chosen, an expression the editor
- * could not resolve) means "no workspace". `paths` are read in order.
- */
+/** The workspace the node has chosen (the first UUID at `paths`, from the parameters' root). */
 export function chosenWorkspace(
 	ctx: ILoadOptionsFunctions,
 	paths = ['filters.workspaceId', 'workspaceId'],
@@ -62,16 +48,12 @@ async function recordsByWorkspace(
 	if (chosen) return (await list(ctx, chosen)).map((record) => ({ record }));
 	const workspaces = [...workspaceNames(await listWorkspaceCards(ctx))];
 	const found: Array<{ record: IDataObject; workspace?: string }> = [];
+	const named = async ([id, workspace]: [string, string]) =>
+		(await list(ctx, id)).map((record) => ({ record, workspace }));
 	// A few workspaces at a time: an account with many does not send them all at once.
 	for (let start = 0; start < workspaces.length; start += WORKSPACES_AT_ONCE) {
-		const lists = await Promise.all(
-			workspaces
-				.slice(start, start + WORKSPACES_AT_ONCE)
-				.map(async ([id, workspace]) =>
-					(await list(ctx, id)).map((record) => ({ record, workspace })),
-				),
-		);
-		found.push(...lists.flat());
+		const batch = workspaces.slice(start, start + WORKSPACES_AT_ONCE);
+		found.push(...(await Promise.all(batch.map(named))).flat());
 	}
 	return found;
 }
@@ -83,13 +65,8 @@ export async function searchLibrary(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const results = (await recordsByWorkspace(ctx, list))
-		.filter(({ record, workspace }) =>
-			matchesTyped(record.id, [record.identifier, workspace], filter),
-		)
-		.map(({ record, workspace }) => ({
-			name: libraryLabel(record, workspace),
-			value: String(record.id),
-		}))
+		.filter(({ record: r, workspace }) => matchesTyped(r.id, [r.identifier, workspace], filter))
+		.map(({ record: r, workspace }) => ({ name: libraryLabel(r, workspace), value: String(r.id) }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	return { results };
 }

@@ -1,7 +1,4 @@
-/**
- * The service's document and account calls, and the paging every list shares: one loop over
- * pages (`readPages`), one bound (`MAX_LIST_PAGES`) and one error past it.
- */
+/** Document and account calls, and the paging every list shares (`readPages`, one bound). */
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -25,24 +22,12 @@ import {
 
 /** The cards a page is asked to hold (`page[size]`): the most the service serves. */
 export const REQUESTED_PAGE_SIZE = 100;
-
 /** The cards a page holds when the service ignores `page[size]` (its default). */
 export const DEFAULT_PAGE_SIZE = 24;
-
-/** Pages one read of a list may take (200,000 documents at 100 a page): a list that never ends fails. */
+/** Pages one read of a list may take (200,000 documents at 100 a page). */
 export const MAX_LIST_PAGES = 2000;
 
-/** Where a list is read, which decides how the request can be narrowed. */
-export type ListReader =
-	| 'getAll'
-	| 'trigger'
-	| 'lookUp'
-	| 'wait'
-	| 'picker'
-	| 'workspaces'
-	| 'library';
-
-const NARROW: Record<ListReader, string> = {
+const NARROW = {
 	getAll:
 		'Narrow the request: add a template, status, workspace or Updated Since filter, or turn off Return All and set a Limit.',
 	trigger: 'Narrow the trigger with its Filters (templates, workspace).',
@@ -53,6 +38,8 @@ const NARROW: Record<ListReader, string> = {
 	workspaces: 'Enter the workspace by its ID instead of choosing it from the list.',
 	library: 'The service answers this list in one page (page=all): enter the record by its ID.',
 };
+/** Where a list is read, which decides how the request can be narrowed. */
+export type ListReader = keyof typeof NARROW;
 
 /** Where a list is read and how it is named, for the error of a list that does not end. */
 export interface ListFault {
@@ -63,16 +50,12 @@ export interface ListFault {
 }
 
 export interface UnendingList extends ListFault {
-	/** Pages read when the fault was seen. */
 	pages: number;
 	/** A page that named a next page not after itself: that page and what it named. */
 	backwards?: { page: number; next: number };
 }
 
-/**
- * The error of a list that does not end: past `MAX_LIST_PAGES`, or a page that names a next
- * page that is not after itself (which would loop). Names the bound and how to narrow.
- */
+/** The error of a list past `MAX_LIST_PAGES`, or of a page naming a next page not after itself. */
 export function unendingListError(node: INode, fault: UnendingList): NodeOperationError {
 	const { reader, pages, backwards, itemIndex } = fault;
 	const list = fault.list ?? (reader === 'workspaces' ? 'workspace list' : 'document list');
@@ -92,10 +75,7 @@ export function unendingListError(node: INode, fault: UnendingList): NodeOperati
 	});
 }
 
-/**
- * The page after `page` from the list's `next_page`: null at the end (none, or an empty page);
- * `backwards` when it names a page not after `page` (which would loop).
- */
+/** The page after `page` from `next_page`: null at the end, `backwards` when not after `page`. */
 export function nextPageAfter(
 	page: number,
 	next: unknown,
@@ -105,25 +85,17 @@ export function nextPageAfter(
 	return next > page ? next : { backwards: next };
 }
 
-/**
- * Fails when `pagesRead` pages have been read and the list names yet another: every loop over
- * pages stops at the one shared bound.
- */
+/** Fails when `pagesRead` pages have been read and the list names yet another. */
 export function checkPageBound(
 	ctx: TransportContext,
 	pagesRead: number,
 	fault: Partial<ListFault> = {},
 ): void {
 	if (pagesRead < MAX_LIST_PAGES) return;
-	throw unendingListError(ctx.getNode(), {
-		reader: fault.reader ?? 'getAll',
-		list: fault.list,
-		pages: pagesRead,
-		itemIndex: fault.itemIndex,
-	});
+	const { reader = 'getAll', list, itemIndex } = fault;
+	throw unendingListError(ctx.getNode(), { reader, list, pages: pagesRead, itemIndex });
 }
 
-/** One page of a list: its records, and the page after it (null at the end). */
 export interface ListPage {
 	records: IDataObject[];
 	nextPage: number | null;
@@ -139,11 +111,8 @@ export function pageOf(
 ): ListPage {
 	const nextPage = nextPageAfter(page, next, records.length);
 	if (nextPage !== null && typeof nextPage === 'object') {
-		throw unendingListError(ctx.getNode(), {
-			...fault,
-			pages: page,
-			backwards: { page, next: nextPage.backwards },
-		});
+		const backwards = { page, next: nextPage.backwards };
+		throw unendingListError(ctx.getNode(), { ...fault, pages: page, backwards });
 	}
 	return { records, nextPage };
 }
@@ -158,10 +127,7 @@ export interface PageReading extends ListFault {
 	halt?: (pagesRead: number) => boolean;
 }
 
-/**
- * The one loop over a list's pages, from page 1 until `take` has all it wanted, the list ends
- * or `halt` says so; a list longer than the shared bound fails (`checkPageBound`).
- */
+/** The one loop over a list's pages, from 1 until `take` is done, the list ends or `halt`. */
 export async function readPages(
 	ctx: TransportContext,
 	reading: PageReading,
@@ -177,11 +143,7 @@ export async function readPages(
 	return { pages, complete: true };
 }
 
-/**
- * The list's filters in the service's own form: one template as `q[document_template_id]=ID`,
- * several comma-joined (never the `[]` form, which no official client sends); one status as
- * `q[status]=x`, several as `q[status][]=x` each.
- */
+/** Filters in the service's form: templates comma-joined (never `[]`), several statuses `[]`. */
 export function filterQuery(filters: ListFilters): Query {
 	const query: Query = [];
 	const templateIds = [...new Set(filters.templateIds ?? [])];
@@ -209,7 +171,7 @@ export interface ListOptions extends CallOptions {
 	reader?: ListReader;
 }
 
-/** One page of the document list, asking for 100 cards; the service may serve 24, so follow `nextPage`. */
+/** One page of the document list, asking for 100 cards (the service may serve 24). */
 export async function listDocumentCards(
 	ctx: TransportContext,
 	filters: ListFilters,
@@ -217,25 +179,14 @@ export async function listDocumentCards(
 	options: ListOptions = {},
 ): Promise<CardPage> {
 	const { reader = 'getAll', ...call } = options;
-	const { body: answer, headers } = await apiRequestWithHeaders(
-		ctx,
-		{
-			method: 'GET',
-			path: '/api/v1/document_cards',
-			query: [['page[number]', page], ['page[size]', REQUESTED_PAGE_SIZE], ...filterQuery(filters)],
-			what: `list documents (page ${page})`,
-			...call,
-		},
-		documentCardListEnvelope,
-	);
+	const filter = filterQuery(filters);
+	const query: Query = [['page[number]', page], ['page[size]', REQUESTED_PAGE_SIZE], ...filter];
+	const what = `list documents (page ${page})`;
+	const request = { method: 'GET' as const, path: '/api/v1/document_cards', query, what, ...call };
+	const { body, headers } = await apiRequestWithHeaders(ctx, request, documentCardListEnvelope);
 	const fault = { reader, itemIndex: call.itemIndex };
-	const { records, nextPage } = pageOf(
-		ctx,
-		fault,
-		page,
-		answer.document_cards as IDataObject[],
-		answer.meta?.next_page,
-	);
+	const cards = body.document_cards as IDataObject[];
+	const { records, nextPage } = pageOf(ctx, fault, page, cards, body.meta?.next_page);
 	const result: CardPage = { cards: records, nextPage };
 	const serverTime = parseHttpDate(headerValue(headers, 'date'));
 	if (serverTime !== undefined) result.serverTime = serverTime;
@@ -256,10 +207,7 @@ export interface ScanResult {
 	serverTime?: number;
 }
 
-/**
- * One pass over the document list from page 1, each card handed to `visit` with the time its
- * page was fetched, until `visit` answers true, the list ends, `maxPages` or `stop`.
- */
+/** One pass over the document list, each card to `visit` with its page's fetch time, until done. */
 export async function scanDocumentCards(
 	ctx: TransportContext,
 	filters: ListFilters,
@@ -279,15 +227,10 @@ export async function scanDocumentCards(
 			result.serverTime ??= answer.serverTime;
 			return { records: answer.cards, nextPage: answer.nextPage };
 		},
-		take: (answer) => {
-			let done = false;
-			for (const card of answer.records) if (visit(card, fetchedAt)) done = true;
-			return done;
-		},
+		// Every card is visited; the reading ends when any of them says so.
+		take: (answer) => answer.records.filter((card) => visit(card, fetchedAt)).length > 0,
 	});
-	result.pages = read.pages;
-	result.complete = read.complete;
-	return result;
+	return { ...result, ...read };
 }
 
 export async function getDocumentCard(
@@ -295,13 +238,9 @@ export async function getDocumentCard(
 	id: string,
 	options: CallOptions = {},
 ): Promise<IDataObject> {
-	const what = `get document ${id}`;
-	return await recordRequest(
-		ctx,
-		'document_card',
-		{ method: 'GET', path: `/api/v1/document_cards/${id}`, what, ...options },
-		documentCardEnvelope,
-	);
+	const path = `/api/v1/document_cards/${id}`;
+	const request = { method: 'GET' as const, path, what: `get document ${id}`, ...options };
+	return await recordRequest(ctx, 'document_card', request, documentCardEnvelope);
 }
 
 const documents = restResource('document', '/api/v1/documents', 'document', documentEnvelope);
@@ -310,23 +249,16 @@ export const createDocument = documents.create;
 export const updateDocument = documents.update;
 export const deleteDocument = documents.remove;
 
-/** Creates a document and lets the service hold the answer until it is generated (`documents/sync`). */
+/** Creates a document; the service holds the answer until it is generated (`documents/sync`). */
 export async function createDocumentSync(
 	ctx: TransportContext,
 	fields: IDataObject,
 	options: CallOptions = {},
 ): Promise<IDataObject> {
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'POST',
-			path: '/api/v1/documents/sync',
-			body: { document: fields },
-			what: 'create a document',
-			...options,
-		},
-		syncEnvelope,
-	);
+	const path = '/api/v1/documents/sync';
+	const body = { document: fields };
+	const request = { method: 'POST' as const, path, body, what: 'create a document', ...options };
+	const answer = await apiRequest(ctx, request, syncEnvelope);
 	return (answer.document_card ?? answer.document) as IDataObject;
 }
 
@@ -335,10 +267,6 @@ export async function getAccount(
 	options: CallOptions = {},
 ): Promise<IDataObject> {
 	const what = 'read the account';
-	return await recordRequest(
-		ctx,
-		'current_user',
-		{ method: 'GET', path: '/api/v1/current_user', what, ...options },
-		accountEnvelope,
-	);
+	const request = { method: 'GET' as const, path: '/api/v1/current_user', what, ...options };
+	return await recordRequest(ctx, 'current_user', request, accountEnvelope);
 }

@@ -1,7 +1,4 @@
-/**
- * The errors the transport throws: one constructor of a NodeApiError that says what happened and
- * what to do, every secret kept out of it; and whether a write that failed may have acted.
- */
+/** The errors the transport throws: NodeApiErrors that say what to do, every secret kept out. */
 import type { JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -11,14 +8,10 @@ import { clip, describeLimitWait, type ApiErrorText } from './messages';
 
 /** The secrets to keep out of a text: the API key, and the signing secret where there is one. */
 export type Secrets = string | ReadonlyArray<string | undefined> | undefined;
-
 /** Shortest encoded form worth removing (shorter ones could match ordinary text). */
 const MIN_FORM_LENGTH = 8;
 
-/**
- * The forms a secret takes in a text, longest first: as it is, URL- and form-encoded, JSON-escaped
- * once and twice, a `whsec_` secret without its prefix, base64 and base64url at each alignment.
- */
+/** A secret's forms, longest first: as is, URL-encoded, JSON-escaped, unprefixed, base64(url). */
 export function secretForms(secret: string): string[] {
 	const forms = new Set<string>([secret]);
 	const url = encodeURIComponent(secret);
@@ -54,14 +47,10 @@ export function redact(value: string, secrets: Secrets): string {
 	return out;
 }
 
-/**
- * An error's own text made safe to show: first line only, the secret removed, query strings
- * of URLs (presigned signatures) cut, and clipped.
- */
+/** An error's own text safe to show: first line, secrets and URL queries removed, clipped. */
 export function safeDetail(value: unknown, secret: Secrets): string | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	// Bounded before the patterns run: a URL pattern over a long line of many "http://" is
-	// quadratic, and only the first 200 characters are shown anyway.
+	// Bounded first: the URL pattern is quadratic over a long line of many "http://".
 	const firstLine = value.trim().split('\n')[0].slice(0, 2000);
 	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
 }
@@ -76,29 +65,18 @@ export function apiError(
 ) {
 	const message = redact(text.message, secret);
 	const description = redact(text.description, secret);
-	// What NodeApiError keeps as the error response holds only what is safe to show: never
-	// the request options or the axios error (they carry the Authorization header).
+	// The error response holds only what is safe: never the request options (they carry the key).
 	const response: JsonObject = { message };
 	if (extra.httpCode) response.httpCode = extra.httpCode;
 	if (extra.body !== undefined && extra.body !== '') {
-		const raw =
-			typeof extra.body === 'string'
-				? extra.body
-				: Buffer.isBuffer(extra.body)
-					? extra.body.toString('utf8')
-					: undefined;
-		if (raw !== undefined) {
-			response.body = redact(
-				raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw,
-				secret,
-			);
+		const raw = Buffer.isBuffer(extra.body) ? extra.body.toString('utf8') : extra.body;
+		if (typeof raw === 'string') {
+			response.body = redact(clip(raw, MAX_ERROR_BODY), secret);
 		} else {
 			try {
 				const json = redact(JSON.stringify(extra.body), secret);
-				response.body =
-					json.length > MAX_ERROR_BODY
-						? `${json.slice(0, MAX_ERROR_BODY)}…`
-						: (JSON.parse(json) as JsonObject);
+				const long = json.length > MAX_ERROR_BODY;
+				response.body = long ? clip(json, MAX_ERROR_BODY) : (JSON.parse(json) as JsonObject);
 			} catch {
 				response.body = '(unreadable body)';
 			}
@@ -110,8 +88,7 @@ export function apiError(
 		httpCode: extra.httpCode,
 		itemIndex: extra.itemIndex,
 	});
-	// NodeApiError swaps a message that mentions a network error code for a generic one;
-	// ours says more, so it is put back.
+	// NodeApiError swaps a message naming a network code for a generic one: ours is put back.
 	error.message = message;
 	error.description = description;
 	if (extra.outcomeUnknown) error.context.outcomeUnknown = true;
@@ -126,7 +103,6 @@ export function isOutcomeUnknown(error: unknown): boolean {
 	);
 }
 
-/** A request refused because the service asked for a wait longer than allowed. */
 export interface LimitRefusal {
 	what: string;
 	askedMs: number;
@@ -137,33 +113,20 @@ export interface LimitRefusal {
 
 /** The error of a request refused because the service asked for a wait longer than allowed. */
 export function limitError(ctx: TransportContext, refusal: LimitRefusal) {
-	return apiError(
-		ctx,
-		describeLimitWait(refusal.askedMs, refusal.what, refusal.settings),
-		refusal.secret,
-		{ itemIndex: refusal.itemIndex, httpCode: '429' },
-	);
+	const text = describeLimitWait(refusal.askedMs, refusal.what, refusal.settings);
+	return apiError(ctx, text, refusal.secret, { itemIndex: refusal.itemIndex, httpCode: '429' });
 }
 
-/** The error of a request stopped because the execution was cancelled. */
 export function cancelledError(
 	ctx: TransportContext,
 	what: string,
 	secret: Secrets,
 	itemIndex: number | undefined,
 ) {
-	return apiError(
-		ctx,
-		{
-			message: `The execution was cancelled while trying to ${what}`,
-			description: 'Nothing more was sent.',
-		},
-		secret,
-		{ itemIndex },
-	);
+	const message = `The execution was cancelled while trying to ${what}`;
+	return apiError(ctx, { message, description: 'Nothing more was sent.' }, secret, { itemIndex });
 }
 
-/** Whether the service answered 404: the record is not there (or no longer). */
 export function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && String(error.httpCode) === '404';
 }

@@ -1,7 +1,4 @@
-/**
- * One HTTP exchange with the service or the file host: attempts, each at its turn at the
- * execution's gate, repeated with backoff that never repeats a write the service may have acted on.
- */
+/** One HTTP exchange: attempts at the execution's gate, retried unless a write may have acted. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -32,7 +29,7 @@ import {
 } from './retry';
 
 export const CREDENTIAL_TYPE = 'documentGenerationApi';
-/** Default of the credential's Request Timeout: how long one request may go unanswered. */
+/** Default of the credential's Request Timeout. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface RawResponse {
@@ -41,7 +38,6 @@ export interface RawResponse {
 	body: unknown;
 }
 
-/** One exchange: the request, where it goes, and the words for its errors. */
 export interface Exchange {
 	/** n8n's request options; every attempt sends a fresh copy. */
 	http: IHttpRequestOptions;
@@ -49,7 +45,6 @@ export interface Exchange {
 	to: 'api' | 'fileHost';
 	/** Words for error messages: "… while trying to <what>". */
 	what: string;
-	/** What no error may show. */
 	secret: Secrets;
 	itemIndex?: number;
 	retry?: Partial<RetryPolicy>;
@@ -71,13 +66,11 @@ export function discardBody(body: unknown): void {
 		(stream.destroy as () => void).call(stream);
 }
 
-/** The execution's cancel signal, when the context has one. */
 function cancelSignal(ctx: TransportContext): AbortSignal | undefined {
 	const fn = (ctx as Partial<IExecuteFunctions>).getExecutionCancelSignal;
 	return typeof fn === 'function' ? fn.call(ctx) : undefined;
 }
 
-/** Where an attempt waits its turn, and what cancels it. */
 interface Turn {
 	gate: Gate;
 	signal?: AbortSignal;
@@ -90,7 +83,6 @@ interface Attempted {
 	response?: IN8nHttpFullResponse;
 	outcome: Outcome;
 	failure?: { code: string; detail: string | undefined };
-	/** The answer's `Retry-After` in ms. */
 	retryAfter?: number;
 	/** Time that does not count against the retry budget: the wait for the turn, a timeout. */
 	excludedMs: number;
@@ -102,38 +94,26 @@ async function takeTurn(ctx: TransportContext, call: Exchange, turn: Turn): Prom
 	try {
 		return await turn.gate.take(turn.signal, turn.afterLimit);
 	} catch (error) {
+		const { what, secret, itemIndex } = call;
+		const { settings } = turn.gate;
 		if (error instanceof LimitWaitTooLong)
-			throw limitError(ctx, {
-				what: call.what,
-				askedMs: error.askedMs,
-				settings: turn.gate.settings,
-				secret: call.secret,
-				itemIndex: call.itemIndex,
-			});
-		throw cancelledError(ctx, call.what, call.secret, call.itemIndex);
+			throw limitError(ctx, { what, askedMs: error.askedMs, settings, secret, itemIndex });
+		throw cancelledError(ctx, what, secret, itemIndex);
 	}
 }
 
-/** Sends the request once. The key goes to the API's origin only: redirects are followed here, within it. */
+/** Sends the request once; the key goes only to the API's origin (redirects followed within it). */
 async function sendOnce(
 	ctx: TransportContext,
 	call: Exchange,
 	signal: AbortSignal | undefined,
 ): Promise<IN8nHttpFullResponse> {
 	// A fresh options object per attempt: n8n writes into it (abort signal, auth headers).
-	const send: IHttpRequestOptions = {
-		...call.http,
-		headers: { ...(call.http.headers ?? {}) },
-		abortSignal: signal,
-	};
+	const send = { ...call.http, headers: { ...(call.http.headers ?? {}) }, abortSignal: signal };
 	if (call.to !== 'api') return (await ctx.helpers.httpRequest(send)) as IN8nHttpFullResponse;
-	// The credential type's own Bearer header, through n8n's helper.
+	const withAuth = ctx.helpers.httpRequestWithAuthentication;
 	const authenticated = async (options: IHttpRequestOptions) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(
-			ctx,
-			CREDENTIAL_TYPE,
-			options,
-		)) as IN8nHttpFullResponse;
+		(await withAuth.call(ctx, CREDENTIAL_TYPE, options)) as IN8nHttpFullResponse;
 	return await sendWithinOrigin(send, call.what, authenticated, discardBody);
 }
 
@@ -147,10 +127,8 @@ function failedAttempt(
 	const { error, startedAt } = sent;
 	if (error instanceof RedirectRefused) {
 		turn.gate.done(startedAt, error.status);
-		throw apiError(ctx, error.text, call.secret, {
-			itemIndex: call.itemIndex,
-			httpCode: String(error.status),
-		});
+		const httpCode = String(error.status);
+		throw apiError(ctx, error.text, call.secret, { itemIndex: call.itemIndex, httpCode });
 	}
 	turn.gate.done(startedAt);
 	const failure = networkFailure(error);
@@ -158,12 +136,9 @@ function failedAttempt(
 		throw cancelledError(ctx, call.what, call.secret, call.itemIndex);
 	// A timed-out attempt is bounded by the timeout: its time does not spend the retry budget.
 	const timedOut = networkKind(failure.code) === 'timeout';
-	return {
-		outcome: { kind: 'network', code: failure.code },
-		failure,
-		excludedMs: sent.waitedMs + (timedOut ? Date.now() - startedAt : 0),
-		timedOut,
-	};
+	const outcome: Outcome = { kind: 'network', code: failure.code };
+	const excludedMs = sent.waitedMs + (timedOut ? Date.now() - startedAt : 0);
+	return { outcome, failure, excludedMs, timedOut };
 }
 
 /** One attempt: its turn at the gate, the request, and the answer told to the gate. */
@@ -188,13 +163,8 @@ export async function attemptOnce(
 		retryAfterMs: response.statusCode === 429 ? retryAfter : undefined,
 		reading: parseLimitHeaders((name) => headerValue(headers, name), dated ?? Date.now()),
 	});
-	return {
-		response,
-		outcome: { kind: 'status', status: response.statusCode },
-		retryAfter,
-		excludedMs: waitedMs,
-		timedOut: false,
-	};
+	const outcome: Outcome = { kind: 'status', status: response.statusCode };
+	return { response, outcome, retryAfter, excludedMs: waitedMs, timedOut: false };
 }
 
 export interface Exchanged {
@@ -203,14 +173,13 @@ export interface Exchanged {
 	attempts: Attempts;
 	/** Whether an earlier attempt may have been acted on (a write answered 5xx or cut off). */
 	actedBefore: boolean;
-	/** Whether the service may have carried out this write: it, or an earlier attempt, was answered 5xx. */
+	/** Whether the service may have carried out this write (it or an earlier attempt got a 5xx). */
 	outcomeUnknown: boolean;
 }
 
 /** Answers of 429 one request takes before it gives up (each waited for, see `Pace`). */
 export const MAX_LIMITED_ANSWERS = 30;
 
-/** What one exchange keeps across its attempts. */
 interface ExchangeState {
 	method: string;
 	policy: RetryPolicy;
@@ -257,14 +226,10 @@ function writeMayHaveActed(state: ExchangeState, outcome: Outcome): boolean {
 }
 
 function finished(state: ExchangeState, attempted: Attempted, attempts: Attempts): Step {
-	const response = attempted.response!;
+	const { statusCode, headers, body } = attempted.response!;
 	return {
 		exchanged: {
-			response: {
-				statusCode: response.statusCode,
-				headers: (response.headers ?? {}) as IDataObject,
-				body: response.body,
-			},
+			response: { statusCode, headers: (headers ?? {}) as IDataObject, body },
 			attempts,
 			actedBefore: state.actedBefore,
 			outcomeUnknown: writeMayHaveActed(state, attempted.outcome),
@@ -280,24 +245,19 @@ function retryDelay(
 ): number | undefined {
 	if (!shouldRetry(state.method, attempted.outcome) || state.timeouts >= MAX_TIMED_OUT_ATTEMPTS)
 		return undefined;
-	const budgetFrom = state.startedAt + state.excludedMs;
-	const { retryAfter } = attempted;
-	attempts.retryAfterMs = retryAfter;
-	const delay = nextDelay(state.failures, state.policy, {
-		startedAt: budgetFrom,
-		now: Date.now(),
-		retryAfterMs: retryAfter,
-	});
+	const { failures, policy } = state;
+	const startedAt = state.startedAt + state.excludedMs;
+	const retryAfterMs = attempted.retryAfter;
+	attempts.retryAfterMs = retryAfterMs;
+	const delay = nextDelay(failures, policy, { startedAt, now: Date.now(), retryAfterMs });
 	attempts.retryAfterTooLong =
 		delay === undefined &&
-		retryAfter !== undefined &&
-		state.failures + 1 < state.policy.maxAttempts &&
-		nextDelay(state.failures, state.policy, { startedAt: budgetFrom, now: Date.now() }) !==
-			undefined;
+		retryAfterMs !== undefined &&
+		failures + 1 < policy.maxAttempts &&
+		nextDelay(failures, policy, { startedAt, now: Date.now() }) !== undefined;
 	return delay;
 }
 
-/** The error of a request that got no answer, once retries are over or not allowed. */
 function noAnswerError(
 	ctx: TransportContext,
 	call: Exchange,
@@ -305,25 +265,17 @@ function noAnswerError(
 	attempted: Attempted,
 	attempts: Attempts,
 ) {
-	const failure = attempted.failure!;
-	const text = describeNetworkError(
-		failure.code,
-		call.what,
-		call.http.timeout ?? DEFAULT_TIMEOUT_MS,
-		attempts,
-		safeDetail(failure.detail, call.secret),
-	);
+	const { code, detail } = attempted.failure!;
+	const timeoutMs = call.http.timeout ?? DEFAULT_TIMEOUT_MS;
+	const safe = safeDetail(detail, call.secret);
+	const text = describeNetworkError(code, call.what, timeoutMs, attempts, safe);
 	return apiError(ctx, text, call.secret, {
 		itemIndex: call.itemIndex,
 		outcomeUnknown: writeMayHaveActed(state, attempted.outcome),
 	});
 }
 
-/**
- * What follows an attempt. A 429 was refused before it was processed: any method goes again
- * once the gate's hold is over. Other failures are retried by the policy; an answer that may not
- * be retried is the result, a failure without one throws.
- */
+/** After an attempt: a 429 (never processed) goes again after the gate's hold; else the policy. */
 function nextStep(
 	ctx: TransportContext,
 	call: Exchange,
@@ -351,7 +303,6 @@ function nextStep(
 	throw noAnswerError(ctx, call, state, attempted, attempts);
 }
 
-/** Counts a failed attempt and waits before the next one. */
 async function waitToRetry(
 	ctx: TransportContext,
 	call: Exchange,
@@ -369,19 +320,13 @@ async function waitToRetry(
 	await pause(delay, state.signal);
 }
 
-/**
- * One HTTP exchange with retries: answers with any status are returned, no answer throws once
- * retries are over. A 429 goes again when the gate's hold ends, outside the retry policy.
- */
+/** One HTTP exchange with retries: an answer of any status is returned; no answer throws. */
 export async function exchange(ctx: TransportContext, call: Exchange): Promise<Exchanged> {
 	const state = startExchange(ctx, call);
+	const { gate, signal } = state;
 	for (;;) {
-		if (state.signal?.aborted) throw cancelledError(ctx, call.what, call.secret, call.itemIndex);
-		const attempted = await attemptOnce(ctx, call, {
-			gate: state.gate,
-			signal: state.signal,
-			afterLimit: state.limited > 0,
-		});
+		if (signal?.aborted) throw cancelledError(ctx, call.what, call.secret, call.itemIndex);
+		const attempted = await attemptOnce(ctx, call, { gate, signal, afterLimit: state.limited > 0 });
 		state.excludedMs += attempted.excludedMs;
 		if (attempted.timedOut) state.timeouts++;
 		const attempts: Attempts = {

@@ -1,9 +1,4 @@
-/**
- * The file host's side: a finished document's file fetched from its presigned link (never with
- * the Authorization header, transient failures retried) into n8n's binary data, by the same
- * rules for every node: a link older than a minute is renewed first, an expired link (403) is
- * renewed once, a file past Max File Size is refused.
- */
+/** A finished document's file from its presigned link (no key) into n8n's binary data. */
 import type {
 	IBinaryData,
 	IDataObject,
@@ -24,10 +19,7 @@ import { describeBrokenDownload, describeDownloadError } from './messages';
 import { credentials, type ApiRequest } from './request';
 import { networkFailure, networkKind } from './retry';
 
-/**
- * Fetches a presigned download URL without the Authorization header, transient failures retried.
- * Answers with any status; a 2xx body is a stream, any other is read into a Buffer.
- */
+/** Fetches a presigned URL without the key; a 2xx body is a stream, any other a Buffer. */
 export async function fetchFile(
 	ctx: TransportContext,
 	url: string,
@@ -58,10 +50,7 @@ export async function fetchFile(
 // Stryker disable next-line ArithmeticOperator: a constant set at load, before any mutant is on
 const MAX_ERROR_BYTES = 64 * 1024;
 
-/**
- * A body (stream, buffer or text) as a Buffer, up to MAX_ERROR_BYTES; one that breaks off
- * gives what arrived.
- */
+/** A body (stream, buffer or text) as a Buffer, up to MAX_ERROR_BYTES, or what arrived. */
 async function readAll(body: unknown): Promise<Buffer> {
 	if (Buffer.isBuffer(body)) return body;
 	if (typeof body === 'string') return Buffer.from(body);
@@ -103,7 +92,7 @@ export function brokenDownload(
 	return apiError(ctx, describeBrokenDownload(code, what), undefined, { itemIndex });
 }
 
-/** A NodeApiError for a failed download answer (used by the download helpers). */
+/** A NodeApiError for a failed download answer. */
 export function downloadError(
 	ctx: TransportContext,
 	status: number,
@@ -118,8 +107,6 @@ export function downloadError(
 
 /** A download link older than this is fetched again before use (links live 15 to 60 min). */
 export const FRESH_LINK_MS = 60_000;
-
-/** The contexts that can put binary data into their output. */
 type DownloadContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
 export interface DownloadOptions {
@@ -135,10 +122,7 @@ export interface DownloadedFile {
 	card: IDataObject;
 }
 
-/**
- * `card` with the download link (`download_url` and when it ends) of the card the file came
- * through: a renewed link, not the stale one the download started from, goes on.
- */
+/** `card` with the download link (and its expiry) of the card the file came through. */
 export function withLinkOf(card: IDataObject, file: DownloadedFile): IDataObject {
 	const link: IDataObject = { download_url: file.card.download_url };
 	if (LINK_EXPIRY_FIELD in file.card) link[LINK_EXPIRY_FIELD] = file.card[LINK_EXPIRY_FIELD];
@@ -161,20 +145,12 @@ function tooLargeError(
 		size.announced !== undefined
 			? `The file host announced ${megabytes(size.announced)}, so nothing of it was stored.`
 			: 'It was stopped as soon as it passed the limit, and what arrived was dropped.';
-	return new NodeOperationError(
-		ctx.getNode(),
-		`The file of document ${id} is larger than the Max File Size (${megabytes(maxBytes)})`,
-		{
-			description: `${what} If files this large are expected, raise Max File Size on this node (0 means no limit); otherwise check the document's template and data.`,
-			itemIndex: size.itemIndex,
-		},
-	);
+	const message = `The file of document ${id} is larger than the Max File Size (${megabytes(maxBytes)})`;
+	const description = `${what} If files this large are expected, raise Max File Size on this node (0 means no limit); otherwise check the document's template and data.`;
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex: size.itemIndex });
 }
 
-/**
- * Makes a download stream fail once more than `maxBytes` passed through it, without changing how
- * it flows (`prependListener` does not start it). Returns whether the limit was passed.
- */
+/** Fails a stream past `maxBytes` without changing its flow; answers whether it was passed. */
 function limitStream(body: unknown, maxBytes: number): () => boolean {
 	let exceeded = false;
 	const stream = body as {
@@ -198,17 +174,12 @@ function noFileError(
 	card: IDataObject,
 	itemIndex: number,
 ): NodeOperationError {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Document ${String(card.id)} has no file to download: its status is "${String(card.status)}"`,
-		{
-			description:
-				card.status === 'failure'
-					? `Generation failed${card.failure_cause ? ` (${String(card.failure_cause)})` : ''}. Fix it and generate again with Update and status "Pending".`
-					: 'Only documents with status "success" have a file. Wait for the generation to finish (Create/Update with "Wait for Completion"), or trigger on finished documents.',
-			itemIndex,
-		},
-	);
+	const message = `Document ${String(card.id)} has no file to download: its status is "${String(card.status)}"`;
+	const description =
+		card.status === 'failure'
+			? `Generation failed${card.failure_cause ? ` (${String(card.failure_cause)})` : ''}. Fix it and generate again with Update and status "Pending".`
+			: 'Only documents with status "success" have a file. Wait for the generation to finish (Create/Update with "Wait for Completion"), or trigger on finished documents.';
+	return new NodeOperationError(ctx.getNode(), message, { description, itemIndex });
 }
 
 interface FileAnswer {
@@ -218,10 +189,7 @@ interface FileAnswer {
 	maxBytes?: number;
 }
 
-/**
- * A file host's answer into n8n's binary store, named and typed after the card; refused (throws)
- * past `maxBytes`. A failure of the store is given back to the caller to judge.
- */
+/** A file host's answer into n8n's binary store; throws past `maxBytes`, gives back a failure. */
 async function storeWithinLimit(
 	ctx: DownloadContext,
 	answer: FileAnswer,
@@ -239,11 +207,9 @@ async function storeWithinLimit(
 	const exceeded = maxBytes === undefined ? () => false : limitStream(response.body, maxBytes);
 	let binary: IBinaryData;
 	try {
-		binary = await ctx.helpers.prepareBinaryData(
-			response.body as Parameters<typeof ctx.helpers.prepareBinaryData>[0],
-			filename,
-			mimeTypeFor(filename, card.output_type, contentType),
-		);
+		const data = response.body as Parameters<typeof ctx.helpers.prepareBinaryData>[0];
+		const mimeType = mimeTypeFor(filename, card.output_type, contentType);
+		binary = await ctx.helpers.prepareBinaryData(data, filename, mimeType);
 	} catch (error) {
 		if (exceeded()) throw tooLarge();
 		return { failure: error };
@@ -252,10 +218,7 @@ async function storeWithinLimit(
 	return { binary };
 }
 
-/**
- * The file of a finished document as n8n binary data, and the card it came through. A stale
- * link is renewed first; on 403 (expired link) the card is fetched again and tried once more.
- */
+/** A finished document's file as binary data; a stale link is renewed first, a 403 once. */
 export async function downloadToBinary(
 	ctx: DownloadContext,
 	card: IDataObject,
@@ -265,12 +228,11 @@ export async function downloadToBinary(
 	const id = String(card.id);
 	const what = `download the file of document ${id}`;
 	if (card.status !== 'success') throw noFileError(ctx, card, itemIndex);
-
+	const { fetchedAt, maxFileBytes: maxBytes } = options;
 	let current = card;
-	const stale = options.fetchedAt !== undefined && Date.now() - options.fetchedAt > FRESH_LINK_MS;
-	if (stale || typeof current.download_url !== 'string' || current.download_url === '') {
+	const stale = fetchedAt !== undefined && Date.now() - fetchedAt > FRESH_LINK_MS;
+	if (stale || typeof current.download_url !== 'string' || current.download_url === '')
 		current = await getDocumentCard(ctx, id, { itemIndex });
-	}
 	for (let attempt = 0; ; attempt++) {
 		if (current.status !== 'success') throw noFileError(ctx, current, itemIndex);
 		const url = typeof current.download_url === 'string' ? current.download_url : '';
@@ -284,16 +246,10 @@ export async function downloadToBinary(
 		const response = await fetchFile(ctx, url, { what, itemIndex });
 		if (response.statusCode < 300) {
 			// Streamed into n8n's binary store as it arrives (to disk in filesystem mode).
-			const stored = await storeWithinLimit(ctx, {
-				response,
-				card: current,
-				itemIndex,
-				maxBytes: options.maxFileBytes,
-			});
+			const stored = await storeWithinLimit(ctx, { response, card: current, itemIndex, maxBytes });
 			if ('binary' in stored) return { binary: stored.binary, card: current };
 			discardBody(response.body);
-			// n8n's own binary store failing (a full disk, a folder it may not write) is not the
-			// file host's doing: said as it is.
+			// n8n's own binary store failing (a full disk) is not the file host's doing.
 			const { failure } = stored;
 			if (!brokeOff(failure)) throw asNodeError(ctx, failure, itemIndex);
 			// The file broke off on its way: once more, with a fresh link.

@@ -1,13 +1,6 @@
-/**
- * The transport's face: what nodes and helpers may use of the only code that speaks HTTP. The
- * modules import each other directly, never this file; what is not named here stays inside.
- */
-
-// The credential, and what an error tells.
+/** What nodes and helpers may use of the transport; its modules never import this file. */
 export { CREDENTIAL_TYPE } from './exchange';
 export { isNotFound, isOutcomeUnknown } from './errors';
-
-// Documents, the account, the paging of lists.
 export {
 	DEFAULT_PAGE_SIZE,
 	MAX_LIST_PAGES,
@@ -22,8 +15,6 @@ export {
 	scanDocumentCards,
 	updateDocument,
 } from './documents';
-
-// Templates, workspaces, webhooks, the library (snippets, folders, engines).
 export {
 	createRestHook,
 	createSnippet,
@@ -47,11 +38,7 @@ export {
 	updateTemplate,
 	updateTemplateFolder,
 } from './library';
-
-// A finished document's file as binary data.
 export { FRESH_LINK_MS, downloadToBinary, withLinkOf, type DownloadedFile } from './files';
-
-// The request limit of an execution.
 export {
 	DEFAULT_MAX_LIMIT_WAIT_MS,
 	heldByLimit,

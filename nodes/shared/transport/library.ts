@@ -1,7 +1,4 @@
-/**
- * The service's templates, workspaces and webhooks, and each workspace's library: snippets (the
- * Liquid pieces a template includes), template folders and the PDF engines.
- */
+/** Templates, workspaces, webhooks, and each workspace's snippets and folders; the PDF engines. */
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -27,10 +24,7 @@ export interface TemplateListing {
 	sort?: string;
 }
 
-/**
- * Every template card (of one workspace when given), in one request (`page=all`). Cards of
- * another workspace are dropped here, should the service ignore `q[workspace_id]`.
- */
+/** Every template card (of one workspace when given, others dropped), in one request. */
 export async function listTemplateCards(
 	ctx: TransportContext,
 	workspaceId?: string,
@@ -41,17 +35,9 @@ export async function listTemplateCards(
 	if (workspaceId) query.push(['q[workspace_id]', workspaceId]);
 	if (listing.folders !== undefined) query.push(['q[folders]', listing.folders]);
 	if (listing.sort !== undefined) query.push(['sort', listing.sort]);
-	const answer = await apiRequest(
-		ctx,
-		{
-			method: 'GET',
-			path: '/api/v1/document_template_cards',
-			query,
-			what: 'list templates',
-			...options,
-		},
-		templateCardListEnvelope,
-	);
+	const path = '/api/v1/document_template_cards';
+	const request = { method: 'GET' as const, path, query, what: 'list templates', ...options };
+	const answer = await apiRequest(ctx, request, templateCardListEnvelope);
 	const cards = answer.document_template_cards as IDataObject[];
 	if (!workspaceId) return cards;
 	const wanted = workspaceId.toLowerCase();
@@ -81,26 +67,17 @@ export async function getTemplateDraftPreview(
 	return String(debug.url);
 }
 
-/**
- * Every workspace card, page after page, within the shared paging bound: a list that never
- * ends, or names a next page not after the current one, fails (`unendingListError`).
- */
+/** Every workspace card, page after page, within the shared paging bound. */
 export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataObject[]> {
 	const all: IDataObject[] = [];
 	const fault = { reader: 'workspaces' as const };
 	await readPages(ctx, {
 		...fault,
 		fetchPage: async (page) => {
-			const answer = await apiRequest(
-				ctx,
-				{
-					method: 'GET',
-					path: '/api/v1/workspace_cards',
-					query: [['page[number]', page]],
-					what: 'list workspaces',
-				},
-				workspaceCardListEnvelope,
-			);
+			const query: Query = [['page[number]', page]];
+			const what = 'list workspaces';
+			const request = { method: 'GET' as const, path: '/api/v1/workspace_cards', query, what };
+			const answer = await apiRequest(ctx, request, workspaceCardListEnvelope);
 			const cards = answer.workspace_cards as IDataObject[];
 			return pageOf(ctx, fault, page, cards, answer.meta?.next_page);
 		},
@@ -111,20 +88,16 @@ export async function listWorkspaceCards(ctx: TransportContext): Promise<IDataOb
 	return all;
 }
 
-/** Webhook registrations (`rest_hooks`). */
-/** Registers one hook; answers its id. The service keeps no list we could read back. */
+/** Registers one webhook (`rest_hooks`); answers its id. The service keeps no list to read back. */
 export async function createRestHook(
 	ctx: TransportContext,
 	hook: IDataObject,
 	options: CallOptions = {},
 ): Promise<string> {
 	const what = `register the webhook for ${String(hook.event)}`;
-	const record = await recordRequest(
-		ctx,
-		'rest_hook',
-		{ method: 'POST', path: '/api/v1/rest_hooks', fields: hook, what, ...options },
-		restHookEnvelope,
-	);
+	const path = '/api/v1/rest_hooks';
+	const request = { method: 'POST' as const, path, fields: hook, what, ...options };
+	const record = await recordRequest(ctx, 'rest_hook', request, restHookEnvelope);
 	return String(record.id);
 }
 
@@ -133,12 +106,8 @@ export async function deleteRestHook(
 	id: string,
 	options: CallOptions = {},
 ): Promise<void> {
-	await apiRequest(ctx, {
-		method: 'DELETE',
-		path: `/api/v1/rest_hooks/${id}`,
-		what: `remove the webhook ${id}`,
-		...options,
-	});
+	const what = `remove the webhook ${id}`;
+	await apiRequest(ctx, { method: 'DELETE', path: `/api/v1/rest_hooks/${id}`, what, ...options });
 }
 
 type ListAnswer<K extends string> = Record<K, unknown[]> & {
@@ -146,7 +115,6 @@ type ListAnswer<K extends string> = Record<K, unknown[]> & {
 };
 
 export interface WorkspaceList<K extends string> {
-	/** The list's path, e.g. `/api/v1/snippets`. */
 	path: string;
 	/** The key of the answer that holds the records, e.g. `snippets`. */
 	key: K;
@@ -159,10 +127,7 @@ export interface WorkspaceList<K extends string> {
 	schema: z.ZodType<ListAnswer<K>, z.ZodTypeDef, unknown>;
 }
 
-/**
- * Every record of a workspace (`q[workspace_id]`): one request with `page=all`, its `next_page`
- * followed should the service page it anyway; records of another workspace dropped.
- */
+/** Every record of a workspace: `page=all`, `next_page` followed anyway; others dropped. */
 export async function listInWorkspace<K extends string>(
 	ctx: TransportContext,
 	list: WorkspaceList<K>,
@@ -176,11 +141,9 @@ export async function listInWorkspace<K extends string>(
 		fetchPage: async (page, read) => {
 			const query: Query = [['q[workspace_id]', workspaceId]];
 			query.push(read === 1 ? ['page', 'all'] : ['page[number]', page]);
-			const answer = await apiRequest(
-				ctx,
-				{ method: 'GET', path: list.path, query, what: list.what, ...options },
-				list.schema,
-			);
+			const { path, what } = list;
+			const request = { method: 'GET' as const, path, query, what, ...options };
+			const answer = await apiRequest(ctx, request, list.schema);
 			return pageOf(ctx, fault, page, answer[list.key] as IDataObject[], answer.meta?.next_page);
 		},
 		take: (answer) => {
@@ -216,7 +179,6 @@ export function workspaceResource<K extends string, L extends string>(
 	};
 }
 
-/** Snippets, kept per workspace (`workspace_id`). */
 const snippets = workspaceResource({
 	key: 'snippet',
 	path: '/api/v1/snippets',
@@ -237,7 +199,6 @@ export const deleteSnippet = snippets.remove;
 /** Every snippet of a workspace (the service lists none without one). */
 export const listSnippets = snippets.list;
 
-/** Template folders, kept per workspace (`app_id`). */
 const folders = workspaceResource({
 	key: 'template_folder',
 	path: '/api/v1/template_folders',
@@ -263,10 +224,8 @@ export async function listPdfEngines(
 	ctx: TransportContext,
 	options: CallOptions = {},
 ): Promise<IDataObject[]> {
-	const answer = await apiRequest(
-		ctx,
-		{ method: 'GET', path: '/api/v1/pdf_engines', what: 'list PDF engines', ...options },
-		pdfEngineListEnvelope,
-	);
+	const what = 'list PDF engines';
+	const request = { method: 'GET' as const, path: '/api/v1/pdf_engines', what, ...options };
+	const answer = await apiRequest(ctx, request, pdfEngineListEnvelope);
 	return answer.pdf_engines as IDataObject[];
 }

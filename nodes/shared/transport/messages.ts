@@ -1,7 +1,4 @@
-/**
- * What to say about a failure, in words a user can act on. Pure. Messages never carry codes such
- * as ECONNRESET (n8n swaps such a message for its own): codes go into the description.
- */
+/** Failures in words to act on. Pure. Codes go in the description (n8n replaces such a message). */
 import type { IDataObject } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -15,13 +12,10 @@ export interface ApiErrorText {
 
 /** What the transport did before giving up, for the description. */
 export interface Attempts {
-	/** HTTP method of the request. */
 	method?: string;
 	/** Attempts made, the first included. */
 	attempts?: number;
-	/** Time from the first attempt to giving up. */
 	elapsedMs?: number;
-	/** The last `Retry-After` the service asked for. */
 	retryAfterMs?: number;
 	/** Whether the retries stopped because that `Retry-After` was longer than the retry budget. */
 	retryAfterTooLong?: boolean;
@@ -41,7 +35,6 @@ function retriesMade(spent: Attempts): string {
 const NOT_REPEATED_CREATE =
 	'A create is not repeated after the request reached the service, because the service may already have stored the document: look for it (Get Many, or the dashboard) before running again, to avoid a duplicate.';
 
-/** What the service said in an error answer: its words joined, if any. */
 interface ServiceWords {
 	/** The service's words, joined; undefined when it said nothing readable. */
 	words?: string;
@@ -88,13 +81,22 @@ function describeRefusal(
 	}
 }
 
-/** 408 and 429: the service is busy; how often it was tried and what it asked for. */
-function describeBusy(
+/** 408 and 429 (busy), 5xx (the service's side: a create that may be stored is not repeated). */
+function describeServiceTrouble(
 	status: number,
 	what: string,
 	said: ServiceWords,
 	spent: Attempts,
 ): ApiErrorText {
+	if (status >= 500) {
+		const create = spent.method !== undefined && !isIdempotent(spent.method);
+		return {
+			message: `The service failed with ${status} while trying to ${what}`,
+			description: create
+				? `${NOT_REPEATED_CREATE}${said.tail}`
+				: `${retriesMade(spent)}This is on the service's side; run again later.${said.tail}`,
+		};
+	}
 	const waited =
 		spent.retryAfterTooLong && spent.retryAfterMs !== undefined
 			? `The service asked to wait ${seconds(spent.retryAfterMs)} before trying again, longer than this node waits. `
@@ -105,22 +107,6 @@ function describeBusy(
 				? `The service is rate limiting requests (429) while trying to ${what}`
 				: `The service timed out (408) while trying to ${what}`,
 		description: `${retriesMade(spent)}${waited}Lower the number of items per run or run again later.${said.tail}`,
-	};
-}
-
-/** 5xx: on the service's side; a create that may have been stored is not repeated. */
-function describeServerFailure(
-	status: number,
-	what: string,
-	said: ServiceWords,
-	spent: Attempts,
-): ApiErrorText {
-	const create = spent.method !== undefined && !isIdempotent(spent.method);
-	return {
-		message: `The service failed with ${status} while trying to ${what}`,
-		description: create
-			? `${NOT_REPEATED_CREATE}${said.tail}`
-			: `${retriesMade(spent)}This is on the service's side; run again later.${said.tail}`,
 	};
 }
 
@@ -136,8 +122,8 @@ export function describeHttpError(
 	const said: ServiceWords = { words, tail: words ? ` The service said: ${words}` : '' };
 	const refusal = describeRefusal(status, what, said);
 	if (refusal) return refusal;
-	if (status === 408 || status === 429) return describeBusy(status, what, said, spent);
-	if (status >= 500) return describeServerFailure(status, what, said, spent);
+	if (status === 408 || status === 429 || status >= 500)
+		return describeServiceTrouble(status, what, said, spent);
 	return {
 		message: `Unexpected answer ${status} while trying to ${what}${words ? `: ${words}` : ''}`,
 		description: 'Check the Base URL of the credential and the inputs of this node.',
@@ -175,8 +161,7 @@ export function describeNetworkError(
 			};
 		default:
 			if (code === 'EUNKNOWN') {
-				// No network error code anywhere: the request failed inside n8n before it reached
-				// the network (its own machinery), so the network and Base URL are not to blame.
+				// No network error code anywhere: the request failed inside n8n, not on the network.
 				return {
 					message: `n8n could not make the request while trying to ${what}`,
 					description: `${detail ? `n8n said: ${detail}. ` : ''}This happened inside n8n, not on the network or at the service. Run again; if it keeps happening, restart n8n.`,
@@ -199,9 +184,7 @@ export function describeLimitWait(
 	const accepted = settings.advice ? 'this trigger accepts' : 'this run accepts, ' + where;
 	const fix =
 		settings.advice ??
-		"lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise " +
-			where +
-			', or move to a plan with a higher limit.';
+		`lower the batch's pace (fewer items per execution, e.g. Loop Over Items with a Wait node between batches, or fewer workflows using this account at once), raise ${where}, or move to a plan with a higher limit.`;
 	return {
 		message: `The service asked to wait ${seconds(askedMs)} before the next request (429 Too Many Requests) while trying to ${what}`,
 		description: `That is longer than the longest wait ${accepted} (${seconds(settings.maxWaitMs)}), so nothing more was sent. The account's request limit is spent for now: ${fix}`,
@@ -260,11 +243,7 @@ function withField(field: string | undefined, message: string): string {
 	return message.toLowerCase().startsWith(words.toLowerCase()) ? message : `${words} ${message}`;
 }
 
-/**
- * The service's own words from an error body, in any of its shapes: a JSON:API list
- * `{"errors": [{detail, source}]}`, a field hash `{"errors": {"field": ["message"]}}` (one level
- * nested too), or `{"error": "..."}`.
- */
+/** The service's words from an error body: `errors` as a list or a field hash, or `error`. */
 export function serviceDetails(body: unknown): string[] {
 	const value = parseJsonLoose(Buffer.isBuffer(body) ? body.toString('utf8') : body);
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return [];
@@ -292,10 +271,7 @@ export function serviceDetails(body: unknown): string[] {
 				}
 			}
 		}
-	} else {
-		const single = text(obj.errors);
-		if (single) out.push(clip(single));
-	}
+	} else if (text(obj.errors)) out.push(clip(text(obj.errors)!));
 	const single = text(obj.error) ?? text(obj.message);
 	if (single) out.push(clip(single));
 	return out;
@@ -312,11 +288,10 @@ export function firstIssue(error: z.ZodError): string {
 /** Why an answer failed its check, in words: text where JSON was expected, or the first issue. */
 export function describeShape(body: unknown, error: z.ZodError): string {
 	if (body === undefined || body === null || body === '') return 'an empty answer';
-	if (typeof body === 'string') {
+	if (typeof body === 'string')
 		return body.trimStart().startsWith('<')
 			? 'an HTML page instead of JSON'
 			: 'text instead of JSON';
-	}
 	if (Array.isArray(body)) return 'a list where an object was expected';
 	return firstIssue(error);
 }

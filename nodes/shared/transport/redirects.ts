@@ -1,17 +1,12 @@
-/**
- * Redirects of authenticated calls, sent with redirects off (n8n's helpers would follow them with
- * the key, to any host): one within the API's origin is followed, any other refused.
- */
+/** Redirects of authenticated calls: followed within the API's origin, any other refused. */
 import type { IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { ApiErrorText } from './messages';
 
 /** Hops within the API's origin followed for one request before it is refused. */
 export const MAX_SAME_ORIGIN_REDIRECTS = 3;
-
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** Whether a status is a redirect that names a new address in `Location`. */
 export function isRedirect(status: number): boolean {
 	return REDIRECTS.has(status);
 }
@@ -71,7 +66,7 @@ function refused(status: number, message: string, description: string): Redirect
 	return new RedirectRefused({ message, description: `${description} ${CHECK_BASE_URL}` }, status);
 }
 
-/** The request for the next hop: 307/308 keep method and body; 303 (and 301/302 of a read) become a GET. */
+/** The next hop: 307/308 keep method and body; 303 (and 301/302 of a read) become a GET. */
 function nextHop(
 	send: IHttpRequestOptions,
 	status: number,
@@ -101,11 +96,7 @@ function nextHop(
 	return hop;
 }
 
-/**
- * Sends an authenticated request with redirects off, following a redirect only within the
- * origin of `send.url`, at most MAX_SAME_ORIGIN_REDIRECTS times. Throws RedirectRefused for
- * anything else; `discard` drops the body of an answer not used.
- */
+/** Sends with redirects off, following MAX_SAME_ORIGIN_REDIRECTS within the origin, else throws. */
 export async function sendWithinOrigin(
 	send: IHttpRequestOptions,
 	what: string,
@@ -115,17 +106,13 @@ export async function sendWithinOrigin(
 	const apiOrigin = originOf(send.url) ?? '';
 	let current: IHttpRequestOptions = send;
 	for (let hops = 0; ; hops++) {
-		const response = await call({
-			...current,
-			headers: { ...(current.headers ?? {}) },
-			disableFollowRedirect: true,
-		});
+		const sent = { ...current, headers: { ...(current.headers ?? {}) } };
+		const response = await call({ ...sent, disableFollowRedirect: true });
 		if (!isRedirect(response.statusCode)) return response;
 		discard(response.body);
 		const status = response.statusCode;
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
-		const location = headers.location ?? headers.Location;
-		const target = redirectTarget(location, current.url);
+		const target = redirectTarget(headers.location ?? headers.Location, current.url);
 		if (!target) {
 			throw refused(
 				status,

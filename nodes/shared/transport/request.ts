@@ -1,7 +1,4 @@
-/**
- * Calls of the service's API on top of `exchange`: the credential's base URL, timeout and key,
- * JSON bodies, answers checked against a schema; and a REST resource's record calls (`{document: …}`).
- */
+/** Calls of the API on top of `exchange`: JSON in, answers checked; a REST resource's calls. */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import type { z } from 'zod';
 
@@ -18,14 +15,11 @@ import {
 import { describeHttpError, describeShape } from './messages';
 import { isIdempotent, type RetryPolicy } from './retry';
 
-/** Upper bound of the Request Timeout (seconds). */
 const MAX_TIMEOUT_S = 600;
-
 export type Query = Array<[string, string | number | undefined]>;
 
 export interface ApiRequest extends CallOptions {
 	method: IHttpRequestMethods;
-	/** Path under the host root, e.g. `/api/v1/documents`. */
 	path: string;
 	query?: Query;
 	body?: IDataObject;
@@ -46,7 +40,6 @@ export interface Credentials {
 	baseUrl: string;
 	/** What no error may show: the API key and the webhook signing secret. */
 	secrets: string[];
-	/** From the credential's Request Timeout (seconds); the default when unset or not a positive number. */
 	timeoutMs: number;
 }
 
@@ -58,7 +51,6 @@ export function timeoutFromCredential(value: unknown): number {
 	return Math.round(Math.min(seconds, MAX_TIMEOUT_S) * 1000);
 }
 
-/** The credential's settings the transport uses. */
 export async function credentials(ctx: TransportContext): Promise<Credentials> {
 	const data = (await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject;
 	const secrets = [data.apiKey, data.webhookSecret].filter(
@@ -78,10 +70,7 @@ export function normalizeBaseUrl(value: unknown): string {
 	return text.replace(/\/+$/, '').replace(/\/api\/v1$/i, '');
 }
 
-/**
- * A call to the API: JSON in, JSON out, checked against `schema` when given.
- * Throws a NodeApiError with a message that says what to do for any error answer.
- */
+/** A call to the API, its answer checked against `schema`; an error answer throws. */
 export async function apiRequest<T = unknown>(
 	ctx: TransportContext,
 	request: ApiRequest,
@@ -101,22 +90,19 @@ function apiHttpOptions(request: ApiRequest, creds: Credentials): IHttpRequestOp
 		timeout: request.timeoutMs ?? creds.timeoutMs,
 	};
 	if (request.body !== undefined) {
-		// Serialized here, not by the HTTP client: axios drops own keys such as "__proto__"
-		// when it serializes an object, and the user's payload and meta must arrive intact.
+		// Serialized here: axios drops own keys such as "__proto__", and payloads must arrive intact.
 		options.body = JSON.stringify(request.body);
 		options.headers = { 'Content-Type': 'application/json' };
 	}
 	return options;
 }
 
-/** A call of the API, for its errors: the request, its words, and what they may not show. */
 interface ApiCall {
 	request: ApiRequest;
 	what: string;
 	secrets: string[];
 }
 
-/** The error of an error answer (4xx, 5xx). */
 function answerError(ctx: TransportContext, call: ApiCall, exchanged: Exchanged) {
 	const { response, attempts, outcomeUnknown } = exchanged;
 	const text = describeHttpError(response.statusCode, response.body, call.what, attempts);
@@ -149,19 +135,13 @@ function checkedBody<T>(
 	const parsed = schema.safeParse(body);
 	if (parsed.success) return parsed.data;
 	const write = !isIdempotent(call.request.method);
-	throw apiError(
-		ctx,
-		{
-			message: `The service answered with an unexpected shape while trying to ${call.what} (${describeShape(body, parsed.error)})`,
-			description: `${write ? 'The request may have been carried out anyway (a document or template may have been created): look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`,
-		},
-		call.secrets,
-		{
-			itemIndex: call.request.itemIndex,
-			httpCode: String(response.statusCode),
-			outcomeUnknown: write,
-		},
-	);
+	const message = `The service answered with an unexpected shape while trying to ${call.what} (${describeShape(body, parsed.error)})`;
+	const description = `${write ? 'The request may have been carried out anyway (a document or template may have been created): look for it before running again. ' : ''}Check that the Base URL of the credential points at the document generation API (e.g. https://api.pdfmonkey.io). If it does, the service may have changed; please report it.`;
+	throw apiError(ctx, { message, description }, call.secrets, {
+		itemIndex: call.request.itemIndex,
+		httpCode: String(response.statusCode),
+		outcomeUnknown: write,
+	});
 }
 
 /** `apiRequest`, also giving the headers of the (successful) answer. */
@@ -171,23 +151,19 @@ export async function apiRequestWithHeaders<T = unknown>(
 	schema?: z.ZodType<T, z.ZodTypeDef, unknown>,
 ): Promise<{ body: T; headers: IDataObject }> {
 	const creds = await credentials(ctx);
-	const call: ApiCall = {
-		request,
-		what: request.what ?? `${request.method} ${request.path}`,
-		secrets: creds.secrets,
-	};
+	const what = request.what ?? `${request.method} ${request.path}`;
+	const call: ApiCall = { request, what, secrets: creds.secrets };
 	const exchanged = await exchange(ctx, {
 		http: apiHttpOptions(request, creds),
 		to: 'api',
-		what: call.what,
+		what,
 		secret: creds.secrets,
 		itemIndex: request.itemIndex,
 		retry: request.retry,
 	});
 	const { response } = exchanged;
 	if (response.statusCode === 404 && request.method === 'DELETE' && exchanged.actedBefore) {
-		// An earlier attempt was cut off or answered 5xx after the service deleted it: gone is
-		// what was asked for.
+		// An earlier attempt was cut off or answered 5xx after the service deleted it: done.
 		return { body: undefined as T, headers: response.headers };
 	}
 	if (response.statusCode >= 400) throw answerError(ctx, call, exchanged);
@@ -199,10 +175,7 @@ export async function apiRequestWithHeaders<T = unknown>(
 /** A schema of an answer holding the record under `K`. */
 export type Envelope<K extends string> = z.ZodType<Record<K, unknown>, z.ZodTypeDef, unknown>;
 
-/**
- * One call whose answer holds a record under `key`: `fields`, when given, are sent wrapped
- * in the same key; the answer is checked against `schema` and its record returned.
- */
+/** One call whose answer holds a record under `key`; `fields` are sent wrapped in that key. */
 export async function recordRequest<K extends string>(
 	ctx: TransportContext,
 	key: K,
@@ -222,24 +195,16 @@ export function restResource<K extends string>(
 	noun: string,
 	schema: Envelope<K>,
 ) {
+	const record = async (ctx: TransportContext, request: ApiRequest & { fields?: IDataObject }) =>
+		await recordRequest(ctx, key, request, schema);
 	return {
 		async get(ctx: TransportContext, id: string, options: CallOptions = {}) {
 			const what = `get ${noun} ${id}`;
-			return await recordRequest(
-				ctx,
-				key,
-				{ method: 'GET', path: `${path}/${id}`, what, ...options },
-				schema,
-			);
+			return await record(ctx, { method: 'GET', path: `${path}/${id}`, what, ...options });
 		},
 		async create(ctx: TransportContext, fields: IDataObject, options: CallOptions = {}) {
 			const what = `create a ${noun}`;
-			return await recordRequest(
-				ctx,
-				key,
-				{ method: 'POST', path, fields, what, ...options },
-				schema,
-			);
+			return await record(ctx, { method: 'POST', path, fields, what, ...options });
 		},
 		async update(
 			ctx: TransportContext,
@@ -248,12 +213,7 @@ export function restResource<K extends string>(
 			options: CallOptions = {},
 		) {
 			const what = `update ${noun} ${id}`;
-			return await recordRequest(
-				ctx,
-				key,
-				{ method: 'PUT', path: `${path}/${id}`, fields, what, ...options },
-				schema,
-			);
+			return await record(ctx, { method: 'PUT', path: `${path}/${id}`, fields, what, ...options });
 		},
 		async remove(ctx: TransportContext, id: string, options: CallOptions = {}): Promise<void> {
 			const what = `delete ${noun} ${id}`;

@@ -1,11 +1,6 @@
 /**
- * What failed and whether to try again: a failed request's network code and its kind, which
- * outcomes may be repeated without acting twice, and how long to wait. Pure.
- *
- * Reads and idempotent writes (GET, PUT, DELETE) are retried on 408, 429, 5xx and dropped
- * connections. A create (POST) is retried only when the service cannot have acted on it: a 429
- * or a connection never made. A GET that timed out is repeated at most MAX_TIMED_OUT_ATTEMPTS
- * times in all; a write that timed out never.
+ * What failed and whether to try again. Pure. GET, PUT and DELETE are retried on 408, 429, 5xx
+ * and dropped connections; a POST only on 429 or a connection never made; a timeout only if read.
  */
 import { parseHttpDate } from '../helpers/dates';
 
@@ -25,36 +20,20 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxDelayMs: 8_000,
 };
 
+const codes = (names: string) => new Set(names.split(' '));
 /** Connections that never reached the service: nothing was sent, so any method may be repeated. */
-const NEVER_SENT = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'UND_ERR_CONNECT_TIMEOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
+const NEVER_SENT = codes(
+	'ECONNREFUSED ENOTFOUND EAI_AGAIN EHOSTUNREACH ENETUNREACH ENETDOWN UND_ERR_CONNECT_TIMEOUT ERR_SOCKET_CONNECTION_TIMEOUT',
+);
 /** Connections that broke after the request may have been sent. */
-const BROKEN = new Set([
-	'ECONNRESET',
-	'EPIPE',
-	'ECONNCLOSED',
-	'UND_ERR_SOCKET',
-	'UND_ERR_CLOSED',
-	'ERR_STREAM_PREMATURE_CLOSE',
-]);
+const BROKEN = codes(
+	'ECONNRESET EPIPE ECONNCLOSED UND_ERR_SOCKET UND_ERR_CLOSED ERR_STREAM_PREMATURE_CLOSE',
+);
 /** No answer within the timeout (axios says ECONNABORTED, or ETIMEDOUT when told to). */
-const TIMED_OUT = new Set([
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'UND_ERR_HEADERS_TIMEOUT',
-	'UND_ERR_BODY_TIMEOUT',
-]);
+const TIMED_OUT = codes(
+	'ECONNABORTED ETIMEDOUT ESOCKETTIMEDOUT UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT',
+);
 
-/** What one level of an error chain may carry. */
 interface ErrorLevel {
 	code?: unknown;
 	httpCode?: unknown;
@@ -65,10 +44,7 @@ interface ErrorLevel {
 
 const CODE = /^(E[A-Z0-9_]{2,}|ERR_[A-Z0-9_]+|UND_ERR_[A-Z_]+)$/;
 
-/**
- * The network error code of a failed request, and the innermost error's own text. n8n rewrites
- * the message of the error it wraps, so the chain of causes is searched for a real code first.
- */
+/** A failed request's network code, from its chain of causes first, and the innermost text. */
 export function networkFailure(error: unknown): { code: string; detail: string | undefined } {
 	const chain: ErrorLevel[] = [];
 	const seen = new Set<unknown>();
@@ -80,11 +56,9 @@ export function networkFailure(error: unknown): { code: string; detail: string |
 	}
 	const detail = innermostText(chain);
 	for (const level of chain) {
-		// n8n 2.x keeps the axios error as the cause, with its `code`; n8n 1.x keeps no cause
-		// and puts the code into the wrapper's `httpCode` (and the original text into `messages`).
-		for (const code of [level.code, level.httpCode]) {
+		// n8n 2.x keeps axios's error (with its `code`) as the cause; 1.x puts the code in `httpCode`.
+		for (const code of [level.code, level.httpCode])
 			if (typeof code === 'string' && CODE.test(code)) return { code, detail };
-		}
 		if (level.name === 'CanceledError') return { code: 'ERR_CANCELED', detail };
 	}
 	const texts = chain
@@ -112,7 +86,6 @@ function innermostText(chain: ErrorLevel[]): string | undefined {
 }
 
 export type NetworkKind = 'never-sent' | 'broken' | 'timeout' | 'other';
-
 export type Outcome = { kind: 'status'; status: number } | { kind: 'network'; code: string };
 
 export function networkKind(code: string): NetworkKind {
@@ -129,7 +102,6 @@ export function isIdempotent(method: string): boolean {
 /** Attempts of a safe request that may time out before the node gives up. */
 export const MAX_TIMED_OUT_ATTEMPTS = 3;
 
-/** Methods that only read: repeating them can never act twice. */
 export function isSafe(method: string): boolean {
 	const m = method.toUpperCase();
 	return m === 'GET' || m === 'HEAD';
@@ -152,20 +124,14 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
 	return false;
 }
 
-/**
- * Whether the service may have acted on an attempt that ended this way (a write that reached
- * it and then failed or broke). A 429 and a connection never made mean it did not.
- */
+/** Whether the service may have acted on an attempt that ended this way (5xx, broke, timed out). */
 export function mayHaveActed(outcome: Outcome): boolean {
 	if (outcome.kind === 'status') return outcome.status >= 500;
 	const kind = networkKind(outcome.code);
 	return kind === 'broken' || kind === 'timeout' || kind === 'other';
 }
 
-/**
- * `Retry-After` in milliseconds: delta-seconds or an HTTP date (IMF-fixdate, RFC 850 or
- * asctime); undefined when absent or junk. A date in the past means "now" (0).
- */
+/** `Retry-After` in ms, from delta-seconds or an HTTP date (a past one is 0); else undefined. */
 export function parseRetryAfter(header: unknown, nowMs: number): number | undefined {
 	const value = Array.isArray(header) ? (header as unknown[])[0] : header;
 	if (typeof value === 'number')
@@ -178,8 +144,7 @@ export function parseRetryAfter(header: unknown, nowMs: number): number | undefi
 		return Number.isFinite(ms) ? ms : undefined;
 	}
 	const date = parseHttpDate(text, { obsoleteForms: true });
-	if (date === undefined) return undefined;
-	return Math.max(0, date - nowMs);
+	return date === undefined ? undefined : Math.max(0, date - nowMs);
 }
 
 /** Exponential backoff with jitter: between half and all of base·2^attempt, capped. */
@@ -192,21 +157,11 @@ export function backoffDelay(
 	return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/**
- * The wait after attempt `attempt` (0 for the first), or undefined when attempts or budget are
- * spent. At least the service's `Retry-After`, and never shorter than the backoff.
- */
+/** The wait after attempt `attempt` (0 first), at least `Retry-After`; undefined when spent. */
 export function nextDelay(
 	attempt: number,
 	policy: RetryPolicy,
-	timing: {
-		/** When the budget started (ms). */
-		startedAt: number;
-		now: number;
-		/** The service's `Retry-After`, when it sent one. */
-		retryAfterMs?: number;
-		random?: () => number;
-	},
+	timing: { startedAt: number; now: number; retryAfterMs?: number; random?: () => number },
 ): number | undefined {
 	const { startedAt, now, retryAfterMs, random = Math.random } = timing;
 	if (attempt + 1 >= policy.maxAttempts) return undefined;
