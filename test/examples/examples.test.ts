@@ -12,6 +12,7 @@ import { credentialsFor, getBinaryBuffer, runWorkflow } from '../harness';
 import { EXAMPLES_DIR, exampleFiles, forHarness, readExample } from '.';
 import { useSandbox } from '../harness/use-sandbox';
 import { renderDraft } from '../sandbox/templatePreviews';
+import { payslipData } from '../sandbox/seeded';
 import { fileRequests, listRequests, templateId } from '../nodes/DocumentGeneration/helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
@@ -234,19 +235,15 @@ describe('running the examples', () => {
 			const posts = sb.requests.filter((r) => r.method === 'POST');
 			expect(posts.map((r) => r.path)).toEqual(['/api/v1/documents/sync']);
 			const [post] = posts;
-			expect((post.body as { document: IDataObject }).document.payload).toEqual({
-				period: 'December 2026',
-				employee: { name: 'Katherine Johnson', number: 1918, department: 'Flight Research' },
-				earnings: [
-					{ label: 'Base salary', hours: 160, rate: 24 },
-					{ label: 'Overtime', hours: 4, rate: 36 },
-				],
-				deductions: [
-					{ label: 'Income tax', amount: 690.5 },
-					{ label: 'Pension', amount: 175 },
-				],
-				net_pay: 2978.5,
-			});
+			expect((post.body as { document: IDataObject }).document.payload).toEqual(
+				payslipData({
+					period: 'December 2026',
+					employee: { name: 'Katherine Johnson', number: 1918, department: 'Flight Research' },
+					earnings: { 'Base salary': [160, 24], Overtime: [4, 36] },
+					deductions: { 'Income tax': 690.5, Pension: 175 },
+					net_pay: 2978.5,
+				}),
+			);
 		},
 	);
 
