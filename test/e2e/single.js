@@ -3,8 +3,12 @@
 // on SQLite. Through n8n's CLI and REST API:
 //   - the action node (create, wait, download) with `n8n execute`, and inside Loop Over Items
 //     (one document per item, round after round);
-//   - the action node as an AI Agent's tool (an OpenAI Chat Model pointed at a local stand-in),
-//     its Template Fields left to the model: the tool schema is the template's fields;
+//   - the action node as an AI Agent's tools (an OpenAI Chat Model pointed at a local stand-in):
+//     Template → Get Fields answers the model the template's fields, then Create, its Template
+//     Fields left to the model (the tool schema is the template's fields), makes the document;
+//   - the certificate and templates-as-code examples with `n8n execute` (test/e2e/examples.js):
+//     n8n's Convert to File; n8n's Read/Write Files from Disk reading the template file from
+//     the folder N8N_RESTRICT_FILE_ACCESS_TO names;
 //   - the polling trigger, activated with `n8n publish:workflow`: every document the sandbox
 //     finished starts exactly one run, across a restart of n8n (n8n polls at most once a
 //     minute);
@@ -25,22 +29,28 @@ const fs = require('fs');
 const path = require('path');
 
 const { createN8n, freePort } = require('./n8n');
+const { LOOP_ITEMS, workflows, credential } = require('./workflows');
 const {
-	LOOP_ITEMS,
 	agentWorkflow,
-	approvalWorkflow,
-	certificateWorkflow,
 	chatCredential,
-	combinedWorkflow,
-	instantWorkflow,
-	workflows,
-	credential,
-} = require('./workflows');
-const { payslipMapping, runAgentCheck, startChatStandIn } = require('./agent');
+	payslipConversation,
+	payslipMapping,
+	runAgentCheck,
+	startChatStandIn,
+} = require('./agent');
 const { runBrowser } = require('./browser');
 const {
-	runApprovalCheck,
+	approvalWorkflow,
+	certificateWorkflow,
+	placeTemplateFiles,
 	runCertificateCheck,
+	runTemplatesAsCodeCheck,
+	templatesAsCodeWorkflow,
+} = require('./examples');
+const {
+	combinedWorkflow,
+	instantWorkflow,
+	runApprovalCheck,
 	runCombinedCheck,
 	runInstantVersionsCheck,
 } = require('./waiting');
@@ -54,14 +64,19 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		fs.existsSync(path.join(installed, 'dist', 'nodes')),
 	);
 
+	// The folder n8n may read files from (n8n 2.x reads none elsewhere), with the template files.
+	const files = path.join(fs.realpathSync(tmp), 'n8n-files');
+	placeTemplateFiles(files);
 	const n8n = createN8n({
 		install: server,
 		userFolder: tmp,
 		port: await freePort(),
 		brokerPort: await freePort(),
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: files },
 		log,
 	});
-	const chat = await startChatStandIn();
+	const payslipId = sb.templates.find((t) => t.identifier === 'payslip').id;
+	const chat = await startChatStandIn(payslipConversation(payslipId));
 	const payslip = payslipMapping(sb);
 	const flows = {
 		...workflows(sb),
@@ -69,6 +84,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		combined: combinedWorkflow(sb),
 		approval: approvalWorkflow(sb),
 		certificate: certificateWorkflow(sb),
+		templatesAsCode: templatesAsCodeWorkflow(sb, files),
 		instantV2: instantWorkflow({
 			id: 'e2eInstantV2Combined',
 			webhookId: '2a7c4e9b-5d1f-4b3a-8c6e-0f9d2b4a6c8e',
@@ -135,6 +151,10 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		// ---- the certificate example: n8n's Convert to File, then Files Into Payload ----
 		sb.resetRequests();
 		await runCertificateCheck({ n8n, sb, flow: flows.certificate, check: record });
+
+		// ---- the templates-as-code example: n8n's Read/Write Files from Disk, then push ----
+		sb.resetRequests();
+		await runTemplatesAsCodeCheck({ n8n, sb, flow: flows.templatesAsCode, check: record });
 
 		// ---- Loop Over Items around the action node: each round is a run of its own ----
 		const documentsBefore = sb.documents.size;
