@@ -13,6 +13,7 @@ const fs = require('fs');
 const path = require('path');
 const { isDeepStrictEqual } = require('util');
 
+const { executionOutput } = require('./common');
 const { PACKAGE, credentials, rl, webhookStart, workflow } = require('./parts');
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
@@ -137,12 +138,7 @@ function placeTemplateFiles(filesDir) {
 /** Runs a workflow with `n8n execute`: its run data, and what to say when there is none. */
 async function execute(n8n, id) {
 	const run = await n8n.cli(['execute', `--id=${id}`, '--rawOutput'], { allowFail: true });
-	let output;
-	try {
-		output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-	} catch {
-		output = undefined;
-	}
+	const output = executionOutput(run.stdout);
 	const error = output?.data?.resultData?.error;
 	const said = output ? '' : `; n8n said: ${run.stdout.slice(-600)} ${run.stderr?.slice(-600)}`;
 	return {

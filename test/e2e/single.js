@@ -122,12 +122,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		const run = await n8n.cli(['execute', `--id=${flows.action.id}`, '--rawOutput'], {
 			allowFail: true,
 		});
-		let output;
-		try {
-			output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-		} catch {
-			output = undefined;
-		}
+		const output = common.executionOutput(run.stdout);
 		const item = output?.data?.resultData?.runData?.['Generate invoice']?.[0]?.data?.main?.[0]?.[0];
 		record(
 			'n8n execute: the action node creates, waits and outputs the finished document',
