@@ -152,6 +152,19 @@ function payslipMapping(sb) {
 
 const CHAT_CREDENTIAL = { id: 'e2eChatCredential1', name: 'Chat stand-in' };
 
+/** The package's node as one of the agent's tools, at `x` on the tools' row. */
+function toolNode(id, name, x, toolDescription, parameters) {
+	return {
+		id,
+		name,
+		type: `${PACKAGE}.documentGenerationTool`,
+		typeVersion: 1,
+		position: [x, 220],
+		parameters: { descriptionType: 'manual', toolDescription, ...parameters },
+		credentials,
+	};
+}
+
 /**
  * The action node as an AI Agent's tools: Manual Trigger → AI Agent, with an OpenAI Chat Model
  * (the stand-in), "Read payslip fields" (Template → Get Fields, the template's ID left to the
@@ -194,16 +207,12 @@ function agentWorkflow(sb, mapping) {
 				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
 				credentials: { openAiApi: CHAT_CREDENTIAL },
 			},
-			{
-				id: 'g4',
-				name: 'Make payslip',
-				type: `${PACKAGE}.documentGenerationTool`,
-				typeVersion: 1,
-				position: [360, 220],
-				parameters: {
-					descriptionType: 'manual',
-					toolDescription:
-						'Creates a payslip PDF from the payslip template and waits until it is generated. Returns the document: id, status, filename, download_url.',
+			toolNode(
+				'g4',
+				'Make payslip',
+				360,
+				'Creates a payslip PDF from the payslip template and waits until it is generated. Returns the document: id, status, filename, download_url.',
+				{
 					resource: 'document',
 					operation: 'create',
 					templateId: rl(template),
@@ -212,26 +221,20 @@ function agentWorkflow(sb, mapping) {
 					waitForCompletion: true,
 					download: false,
 				},
-				credentials,
-			},
-			{
-				id: 'g5',
-				name: 'Read payslip fields',
-				type: `${PACKAGE}.documentGenerationTool`,
-				typeVersion: 1,
-				position: [520, 220],
-				parameters: {
-					descriptionType: 'manual',
-					toolDescription:
-						'Lists the fields a template reads (path, type, example; the fields of each list row): what to fill before creating a document.',
+			),
+			toolNode(
+				'g5',
+				'Read payslip fields',
+				520,
+				'Lists the fields a template reads (path, type, example; the fields of each list row): what to fill before creating a document.',
+				{
 					resource: 'template',
 					operation: 'getFields',
 					templateId: rl(
 						"={{ $fromAI('templateId', 'The template ID, a UUID such as 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d', 'string') }}",
 					),
 				},
-				credentials,
-			},
+			),
 		],
 		{
 			Start: { main: [[{ node: 'Payslip agent', type: 'main', index: 0 }]] },

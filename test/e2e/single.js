@@ -30,14 +30,7 @@ const path = require('path');
 
 const { createN8n, freePort } = require('./n8n');
 const { LOOP_ITEMS, workflows, credential } = require('./workflows');
-const {
-	agentWorkflow,
-	chatCredential,
-	payslipConversation,
-	payslipMapping,
-	runAgentCheck,
-	startChatStandIn,
-} = require('./agent');
+const agent = require('./agent');
 const { runBrowser } = require('./browser');
 const {
 	approvalWorkflow,
@@ -76,11 +69,11 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		log,
 	});
 	const payslipId = sb.templates.find((t) => t.identifier === 'payslip').id;
-	const chat = await startChatStandIn(payslipConversation(payslipId));
-	const payslip = payslipMapping(sb);
+	const chat = await agent.startChatStandIn(agent.payslipConversation(payslipId));
+	const payslip = agent.payslipMapping(sb);
 	const flows = {
 		...workflows(sb),
-		agent: agentWorkflow(sb, payslip.mapping),
+		agent: agent.agentWorkflow(sb, payslip.mapping),
 		combined: combinedWorkflow(sb),
 		approval: approvalWorkflow(sb),
 		certificate: certificateWorkflow(sb),
@@ -112,7 +105,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
 		fs.writeFileSync(
 			path.join(tmp, 'chat-credential.json'),
-			JSON.stringify(chatCredential(chat.url)),
+			JSON.stringify(agent.chatCredential(chat.url)),
 		);
 		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'chat-credential.json')}`]);
 		await common.importWorkflows(n8n, tmp, flows);
@@ -169,7 +162,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		);
 
 		// ---- the action node as an AI Agent's tool, filling Template Fields ----
-		await runAgentCheck({
+		await agent.runAgentCheck({
 			n8n,
 			sb,
 			chat,
