@@ -9,7 +9,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 
 const { sleep } = require('./n8n');
-const { PACKAGE } = require('./workflows');
+const { PACKAGE } = require('./parts');
 
 const root = path.resolve(__dirname, '..', '..');
 const { startSandbox } = require(path.join(root, 'test', 'sandbox'));
@@ -92,6 +92,20 @@ async function signIn(n8n) {
 	await n8n.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
 }
 
+/**
+ * The run `n8n execute --rawOutput` printed: its JSON, from the line `{` to the first line `}`
+ * (n8n prints log lines before it, and may print one after it: a task runner registering
+ * late). Undefined when there is none.
+ */
+function executionOutput(stdout) {
+	const json = /^\{$[\s\S]*?^\}$/m.exec(stdout);
+	try {
+		return json ? JSON.parse(json[0]) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** GET requests the sandbox received for `<prefix><id>` (one per run that read the document). */
 const byIdRequests = (sb, prefix, id) =>
 	sb.requests.filter((r) => r.method === 'GET' && r.path === `${prefix}${id}`).length;
@@ -172,6 +186,7 @@ module.exports = {
 	OWNER,
 	pollAcrossRestart,
 	byIdRequests,
+	executionOutput,
 	executionsOf,
 	importWorkflows,
 	installInto,

@@ -3,8 +3,12 @@
 // on SQLite. Through n8n's CLI and REST API:
 //   - the action node (create, wait, download) with `n8n execute`, and inside Loop Over Items
 //     (one document per item, round after round);
-//   - the action node as an AI Agent's tool (an OpenAI Chat Model pointed at a local stand-in),
-//     its Template Fields left to the model: the tool schema is the template's fields;
+//   - the action node as an AI Agent's tools (an OpenAI Chat Model pointed at a local stand-in):
+//     Template → Get Fields answers the model the template's fields, then Create, its Template
+//     Fields left to the model (the tool schema is the template's fields), makes the document;
+//   - the certificate and templates-as-code examples with `n8n execute` (test/e2e/examples.js):
+//     n8n's Convert to File; n8n's Read/Write Files from Disk reading the template file from
+//     the folder N8N_RESTRICT_FILE_ACCESS_TO names;
 //   - the polling trigger, activated with `n8n publish:workflow`: every document the sandbox
 //     finished starts exactly one run, across a restart of n8n (n8n polls at most once a
 //     minute);
@@ -25,22 +29,21 @@ const fs = require('fs');
 const path = require('path');
 
 const { createN8n, freePort } = require('./n8n');
-const {
-	LOOP_ITEMS,
-	agentWorkflow,
-	approvalWorkflow,
-	certificateWorkflow,
-	chatCredential,
-	combinedWorkflow,
-	instantWorkflow,
-	workflows,
-	credential,
-} = require('./workflows');
-const { payslipMapping, runAgentCheck, startChatStandIn } = require('./agent');
+const { LOOP_ITEMS, workflows, credential } = require('./workflows');
+const agent = require('./agent');
 const { runBrowser } = require('./browser');
 const {
-	runApprovalCheck,
+	approvalWorkflow,
+	certificateWorkflow,
+	placeTemplateFiles,
 	runCertificateCheck,
+	runTemplatesAsCodeCheck,
+	templatesAsCodeWorkflow,
+} = require('./examples');
+const {
+	combinedWorkflow,
+	instantWorkflow,
+	runApprovalCheck,
 	runCombinedCheck,
 	runInstantVersionsCheck,
 } = require('./waiting');
@@ -54,21 +57,27 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		fs.existsSync(path.join(installed, 'dist', 'nodes')),
 	);
 
+	// The folder n8n may read files from (n8n 2.x reads none elsewhere), with the template files.
+	const files = path.join(fs.realpathSync(tmp), 'n8n-files');
+	placeTemplateFiles(files);
 	const n8n = createN8n({
 		install: server,
 		userFolder: tmp,
 		port: await freePort(),
 		brokerPort: await freePort(),
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: files },
 		log,
 	});
-	const chat = await startChatStandIn();
-	const payslip = payslipMapping(sb);
+	const payslipId = sb.templates.find((t) => t.identifier === 'payslip').id;
+	const chat = await agent.startChatStandIn(agent.payslipConversation(payslipId));
+	const payslip = agent.payslipMapping(sb);
 	const flows = {
 		...workflows(sb),
-		agent: agentWorkflow(sb, payslip.mapping),
+		agent: agent.agentWorkflow(sb, payslip.mapping),
 		combined: combinedWorkflow(sb),
 		approval: approvalWorkflow(sb),
 		certificate: certificateWorkflow(sb),
+		templatesAsCode: templatesAsCodeWorkflow(sb, files),
 		instantV2: instantWorkflow({
 			id: 'e2eInstantV2Combined',
 			webhookId: '2a7c4e9b-5d1f-4b3a-8c6e-0f9d2b4a6c8e',
@@ -96,7 +105,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credential.json')}`]);
 		fs.writeFileSync(
 			path.join(tmp, 'chat-credential.json'),
-			JSON.stringify(chatCredential(chat.url)),
+			JSON.stringify(agent.chatCredential(chat.url)),
 		);
 		await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'chat-credential.json')}`]);
 		await common.importWorkflows(n8n, tmp, flows);
@@ -106,12 +115,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		const run = await n8n.cli(['execute', `--id=${flows.action.id}`, '--rawOutput'], {
 			allowFail: true,
 		});
-		let output;
-		try {
-			output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-		} catch {
-			output = undefined;
-		}
+		const output = common.executionOutput(run.stdout);
 		const item = output?.data?.resultData?.runData?.['Generate invoice']?.[0]?.data?.main?.[0]?.[0];
 		record(
 			'n8n execute: the action node creates, waits and outputs the finished document',
@@ -136,6 +140,10 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		sb.resetRequests();
 		await runCertificateCheck({ n8n, sb, flow: flows.certificate, check: record });
 
+		// ---- the templates-as-code example: n8n's Read/Write Files from Disk, then push ----
+		sb.resetRequests();
+		await runTemplatesAsCodeCheck({ n8n, sb, flow: flows.templatesAsCode, check: record });
+
 		// ---- Loop Over Items around the action node: each round is a run of its own ----
 		const documentsBefore = sb.documents.size;
 		const loop = await n8n.cli(['execute', `--id=${flows.loop.id}`, '--rawOutput'], {
@@ -154,7 +162,7 @@ async function runSingleLeg({ server, tarball, check, browser: withBrowser, keep
 		);
 
 		// ---- the action node as an AI Agent's tool, filling Template Fields ----
-		await runAgentCheck({
+		await agent.runAgentCheck({
 			n8n,
 			sb,
 			chat,

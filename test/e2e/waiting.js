@@ -1,14 +1,12 @@
 'use strict';
-// Checks of the one-process leg that run against the started server:
+// Checks of the one-process leg that run against the started server, and the workflows of the
+// first and last of them:
 //   - Execution Logic v2 (`binaryMode: "combined"`): Create, Update and Download behind n8n's
 //     Webhook node, each file in `json._files.data`, read by n8n's Crypto node (SHA-256);
 //   - the approval example: a draft, n8n's Wait node resumed by the approver's link, then the
 //     PDF (approved) or the draft deleted (refused);
 //   - the instant trigger at each version: 2 on Execution Logic v2, 1 in the default mode,
-//     a signed delivery starting one run whose item is the document;
-//   - the certificate example (`n8n execute`, its pinned people given by n8n's own nodes):
-//     n8n's Convert to File makes the logo file, Files Into Payload puts it into the payload,
-//     Image Options make a PNG.
+//     a signed delivery starting one run whose item is the document.
 // What n8n recorded of an execution is read through its REST API (the run data is stored
 // flattened with `flatted`, which n8n itself depends on).
 
@@ -16,6 +14,107 @@ const crypto = require('crypto');
 const path = require('path');
 
 const common = require('./common');
+const { PACKAGE, credentials, rl, webhookStart, workflow } = require('./parts');
+
+/**
+ * Execution Logic v2 (`binaryMode: "combined"`): Create (wait, download), Update (regenerate,
+ * download) and Download, each file landing in `json._files.data`, then n8n's Crypto node
+ * reads it by that path (its SHA-256). Behind a Webhook node answering with the last item.
+ */
+function combinedWorkflow(sb) {
+	const template = sb.templates.find((t) => t.identifier === 'invoice').id;
+	const step = (id, name, x, parameters) => ({
+		id,
+		name,
+		type: `${PACKAGE}.documentGeneration`,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+		credentials,
+	});
+	const names = ['Order', 'Create', 'Update', 'Download', 'Read the file'];
+	const connections = Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
+	return {
+		...workflow(
+			'e2eCombinedMode001',
+			'E2E: Execution Logic v2 (files in json._files)',
+			[
+				webhookStart(
+					{ id: 'v1', name: 'Order', webhookId: '6e4a2c1d-3b5f-4d7e-9a0b-1c2d3e4f5a6b' },
+					'e2e-combined',
+					'lastNode',
+				),
+				step('v2', 'Create', 200, {
+					templateId: rl(template),
+					payload: '={{ $json.body }}',
+					additionalFields: { filename: 'combined.pdf' },
+				}),
+				step('v3', 'Update', 400, {
+					resource: 'document',
+					operation: 'update',
+					documentId: rl('={{ $json.id }}'),
+					updateFields: { status: 'pending' },
+					waitForCompletion: true,
+					download: true,
+				}),
+				step('v4', 'Download', 600, {
+					resource: 'document',
+					operation: 'download',
+					documentId: rl('={{ $json.id }}'),
+				}),
+				{
+					id: 'v5',
+					name: 'Read the file',
+					type: 'n8n-nodes-base.crypto',
+					typeVersion: 2,
+					position: [800, 0],
+					parameters: {
+						action: 'hash',
+						type: 'SHA256',
+						binaryData: true,
+						binaryPropertyName: '_files.data',
+						dataPropertyName: 'pdf_sha256',
+					},
+				},
+			],
+			connections,
+		),
+		settings: { executionOrder: 'v1', binaryMode: 'combined' },
+	};
+}
+
+/**
+ * The instant trigger alone, registered by hand (the service is not told), Download File on:
+ * `typeVersion` as the workflow saved it, `binaryMode` the workflow's (Execution Logic v2 is
+ * `combined`). Its run's one item is the delivered document with its file.
+ */
+function instantWorkflow({ id, webhookId, typeVersion, binaryMode }) {
+	const name = `Instant ${typeVersion}`;
+	return {
+		...workflow(
+			id,
+			`E2E: instant trigger ${typeVersion}, binaryMode ${binaryMode}`,
+			[
+				{
+					id: `${id}-trigger`,
+					name,
+					type: `${PACKAGE}.documentGenerationWebhookTrigger`,
+					typeVersion,
+					position: [0, 0],
+					webhookId,
+					parameters: { events: ['success'], registration: 'manual', download: true },
+					credentials,
+				},
+			],
+			{},
+		),
+		settings: { executionOrder: 'v1', binaryMode },
+	};
+}
 
 /** The run data n8n recorded for an execution. */
 async function runDataOf(n8n, server, executionId) {
@@ -126,33 +225,6 @@ async function runApprovalCheck({ n8n, server, sb, flow, check }) {
 	);
 }
 
-/** The certificate example run by `n8n execute`: each of its people a PNG with the logo. */
-async function runCertificateCheck({ n8n, sb, flow, check }) {
-	const run = await n8n.cli(['execute', `--id=${flow.id}`, '--rawOutput'], { allowFail: true });
-	let output;
-	try {
-		output = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
-	} catch {
-		output = undefined;
-	}
-	const made =
-		output?.data?.resultData?.runData?.['Generate certificate']?.[0]?.data?.main?.[0] ?? [];
-	const pinned = Object.values(flow.pinData)[0];
-	const sent = sb.requests
-		.filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/documents'))
-		.map((r) => r.body?.document ?? r.body);
-	check(
-		"certificate example: n8n's Convert to File makes the logo a file, Files Into Payload sends it as a data URI, a PNG comes back per person",
-		made.length === 2 &&
-			made.every((item) => item.binary?.data?.mimeType === 'image/png') &&
-			sent.length === 2 &&
-			sent[0]?.payload?.logo === `data:image/png;base64,${pinned[0].json.logo_base64}` &&
-			sent[1]?.meta?._type === 'png' &&
-			sent[1]?.meta?._width === 1200,
-		`${made.length} items; ${sent.length} creates; ${made.map((i) => i.binary?.data?.mimeType).join(', ')}${output ? '' : `; n8n said: ${run.stdout.slice(-600)} ${run.stderr?.slice(-600)}`}${output?.data?.resultData?.error ? `; error: ${output.data.resultData.error.message}` : ''}`,
-	);
-}
-
 /**
  * The instant trigger at a version, in a workflow of a binary mode (`instantWorkflow`): one
  * correctly signed delivery of a finished document to its Production URL. Answers the
@@ -202,8 +274,9 @@ async function runInstantVersionsCheck({ n8n, server, sb, flows, check }) {
 }
 
 module.exports = {
+	combinedWorkflow,
+	instantWorkflow,
 	runApprovalCheck,
-	runCertificateCheck,
 	runCombinedCheck,
 	runInstantVersionsCheck,
 };

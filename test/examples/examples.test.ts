@@ -1,31 +1,21 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads the docs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: reads the examples' files in Node under jest, never inside n8n */
 /**
- * The example workflows in examples/ are importable n8n JSON (real node types and versions,
- * parameter names the nodes have, a sticky note saying what to set), each is named in the
- * README or a docs page, and each does what it says on the real engine against the sandbox
- * (or, where it needs more than this engine has, in the suite named for it below).
+ * Each example workflow in examples/ does what it says on the real engine against the sandbox
+ * (or, where it needs more than this engine has, in the suite named for it below). That each
+ * is importable n8n JSON and documented: importable.test.ts.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import {
-	credentialsFor,
-	getBinaryBuffer,
-	loadPackage,
-	runWorkflow,
-	type LoadedPackage,
-} from '../harness';
-import { EXAMPLES_DIR, PACKAGE_NAME, exampleFiles, forHarness, readExample } from '.';
+import { credentialsFor, getBinaryBuffer, runWorkflow } from '../harness';
+import { EXAMPLES_DIR, exampleFiles, forHarness, readExample } from '.';
 import { useSandbox } from '../harness/use-sandbox';
-import { nodeParameterIssues } from '../harness/versions';
+import { renderDraft } from '../sandbox/templatePreviews';
+import { payslipData } from '../sandbox/seeded';
 import { fileRequests, listRequests, templateId } from '../nodes/DocumentGeneration/helpers';
 
 const sb = useSandbox({ pendingMs: 20, generatingMs: 80 });
-let pkg: LoadedPackage;
-beforeAll(async () => {
-	pkg = await loadPackage();
-});
 
 const invoiceTemplate = () => templateId(sb);
 
@@ -48,22 +38,7 @@ const HOW_EACH_RUNS: Record<string, string> = {
 		'npm run test:e2e, the queue-mode leg: imported as it is into a real n8n (Remove Duplicates is not in this engine)',
 	'template-fields-payslip.json': 'here',
 	'templates-as-code.json':
-		'its node types and parameters are checked here; its run (Read/Write Files from Disk, then the sandbox) is not tested yet',
-};
-
-/** n8n's own nodes the examples use, with the type versions they were saved with. */
-const N8N_NODE_VERSIONS: Record<string, number[]> = {
-	'n8n-nodes-base.manualTrigger': [1],
-	'n8n-nodes-base.stickyNote': [1],
-	'n8n-nodes-base.removeDuplicates': [2],
-	'n8n-nodes-base.convertToFile': [1.1],
-	'n8n-nodes-base.readWriteFile': [1, 1.1],
-	'n8n-nodes-base.set': [3.4],
-	'n8n-nodes-base.wait': [1.1],
-	'n8n-nodes-base.if': [2.2],
-	'@n8n/n8n-nodes-langchain.chatTrigger': [1.1],
-	'@n8n/n8n-nodes-langchain.agent': [2.1],
-	'@n8n/n8n-nodes-langchain.lmChatOpenAi': [1.2],
+		"here, n8n's Read/Write Files from Disk played by the harness's stand-in (test/harness/standIns.ts: ~/.n8n-files is examples/); and in a real n8n in npm run test:e2e (the file under N8N_RESTRICT_FILE_ACCESS_TO)",
 };
 
 /** The examples a test of this file runs (each registered by `runs`). */
@@ -73,9 +48,6 @@ function runs(file: string, what: string, check: () => Promise<void>) {
 	test(`${file}: ${what}`, check);
 }
 
-const ROOT = path.resolve(EXAMPLES_DIR, '..');
-const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
-
 describe('the examples are all accounted for', () => {
 	test('every example is run here or says which suite runs it', () => {
 		expect(exampleFiles()).toEqual(Object.keys(HOW_EACH_RUNS).sort());
@@ -84,102 +56,7 @@ describe('the examples are all accounted for', () => {
 		);
 		expect([...ranHere].sort()).toEqual(here.sort());
 	});
-
-	test.each(exampleFiles())(
-		'%s has a sticky note that says what it does and what to set',
-		(file) => {
-			const notes = readExample(file).nodes.filter((n) => n.type === STICKY_NOTE);
-			expect(notes).toHaveLength(1);
-			const content = String(notes[0].parameters.content);
-			// A title, what it does, then what to set: the credential and what the user picks.
-			expect(content).toMatch(/^## \S/);
-			expect(content).toMatch(/credential/);
-			expect(content).toMatch(/\*\*To set\*\*|\n1\. /);
-		},
-	);
-
-	test.each(exampleFiles())('%s is named in the README or a docs page', (file) => {
-		const pages = [
-			path.join(ROOT, 'README.md'),
-			...fs
-				.readdirSync(path.join(ROOT, 'docs'))
-				.filter((f) => f.endsWith('.md'))
-				.map((f) => path.join(ROOT, 'docs', f)),
-		];
-		const linked = pages.filter((page) =>
-			fs.readFileSync(page, 'utf8').includes(`examples/${file})`),
-		);
-		expect([file, linked.length > 0]).toEqual([file, true]);
-	});
-
-	test.each(exampleFiles())("%s: n8n's own nodes at versions n8n has", (file) => {
-		for (const node of readExample(file).nodes as INode[]) {
-			if (node.type.startsWith(`${PACKAGE_NAME}.`)) continue;
-			expect([node.type, N8N_NODE_VERSIONS[node.type]]).toEqual([
-				node.type,
-				expect.arrayContaining([node.typeVersion]),
-			]);
-		}
-	});
 });
-
-describe('each example is an importable n8n workflow', () => {
-	test('there are examples for create+wait+download and for the trigger', () => {
-		expect(exampleFiles()).toEqual(
-			expect.arrayContaining(['generate-invoice.json', 'on-document-ready.json']),
-		);
-	});
-
-	test.each(exampleFiles())('%s: real node types, known parameters, valid connections', (file) =>
-		expectImportable(file),
-	);
-});
-
-/** Real node types and versions, parameters the node has and complete, valid connections. */
-function expectImportable(file: string): void {
-	const example = readExample(file);
-	expect(example.name).toEqual(expect.any(String));
-	const names = new Set(example.nodes.map((n) => n.name));
-	expect(names.size).toBe(example.nodes.length);
-	for (const node of example.nodes as INode[]) {
-		expect(node.id).toEqual(expect.any(String));
-		expect(node.position).toHaveLength(2);
-		if (!node.type.startsWith(`${PACKAGE_NAME}.`)) {
-			// n8n's own nodes (Manual Trigger, and AI nodes in the agent example).
-			expect(node.type).toMatch(/^(n8n-nodes-base|@n8n\/n8n-nodes-langchain)\.[a-zA-Z]+$/);
-			continue;
-		}
-		// n8n offers a node that is usableAsTool as `<name>Tool` too, with a tool description.
-		const asTool = node.type.endsWith('Tool');
-		const description = pkg.nodeDescription(
-			asTool ? node.type.slice(0, -'Tool'.length) : node.type,
-		);
-		// An example is what a user imports today: the node's newest version, as a new node gets.
-		expect(node.typeVersion).toBe(
-			description.defaultVersion ?? Math.max(...[description.version].flat()),
-		);
-		// Every parameter set in the example is one the node has (n8n adds pollTimes to polling nodes).
-		const known = new Set(description.properties.map((p) => p.name));
-		if (description.polling) known.add('pollTimes');
-		if (asTool) for (const extra of ['descriptionType', 'toolDescription']) known.add(extra);
-		for (const name of Object.keys(node.parameters))
-			expect([node.name, name, known.has(name)]).toEqual([node.name, name, true]);
-		// Parameters are complete once the user has picked the template (and workspace) left
-		// empty for them.
-		const filled = forHarness(
-			{ ...example, nodes: [node] },
-			{ templateId: invoiceTemplate(), workspaceId: '1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d' },
-		).nodes[0];
-		const issues = nodeParameterIssues(description.properties, filled, description);
-		expect([node.name, issues]).toEqual([node.name, null]);
-	}
-	for (const [from, byType] of Object.entries(example.connections)) {
-		expect(names.has(from)).toBe(true);
-		for (const outputs of Object.values(byType)) {
-			for (const connection of outputs.flat()) expect(names.has(connection!.node)).toBe(true);
-		}
-	}
-}
 
 describe('running the examples', () => {
 	runs(
@@ -358,19 +235,67 @@ describe('running the examples', () => {
 			const posts = sb.requests.filter((r) => r.method === 'POST');
 			expect(posts.map((r) => r.path)).toEqual(['/api/v1/documents/sync']);
 			const [post] = posts;
-			expect((post.body as { document: IDataObject }).document.payload).toEqual({
-				period: 'December 2026',
-				employee: { name: 'Katherine Johnson', number: 1918, department: 'Flight Research' },
-				earnings: [
-					{ label: 'Base salary', hours: 160, rate: 24 },
-					{ label: 'Overtime', hours: 4, rate: 36 },
-				],
-				deductions: [
-					{ label: 'Income tax', amount: 690.5 },
-					{ label: 'Pension', amount: 175 },
-				],
-				net_pay: 2978.5,
+			expect((post.body as { document: IDataObject }).document.payload).toEqual(
+				payslipData({
+					period: 'December 2026',
+					employee: { name: 'Katherine Johnson', number: 1918, department: 'Flight Research' },
+					earnings: { 'Base salary': [160, 24], Overtime: [4, 36] },
+					deductions: { 'Income tax': 690.5, Pension: 175 },
+					net_pay: 2978.5,
+				}),
+			);
+		},
+	);
+
+	runs(
+		'templates-as-code.json',
+		"the template file's exact text pushed as the draft body with the page settings, its draft previewed, one invoice generated",
+		async () => {
+			const example = readExample('templates-as-code.json');
+			const id = invoiceTemplate();
+			const { data, error } = await runWorkflow(forHarness(example, { templateId: id }), {
+				credentials: credentialsFor(sb),
 			});
+			expect(error).toBeUndefined();
+			const file = fs.readFileSync(path.join(EXAMPLES_DIR, 'templates', 'invoice.html'), 'utf8');
+			const [read] = data['Read template file']![0];
+			const details = { fileName: 'invoice.html', fileExtension: 'html', mimeType: 'text/html' };
+			expect([read.json, read.binary?.body]).toMatchObject([details, details]);
+			// Update with page settings: the template read, then its draft sent.
+			const writes = sb.requests.filter((r) => r.path === `/api/v1/document_templates/${id}`);
+			expect(writes.map((r) => r.method)).toEqual(['GET', 'PUT', 'GET']);
+			const sent = (writes[1].body as { document_template: IDataObject }).document_template;
+			expect(sent.body_draft).toBe(file);
+			expect(sent.ttl).toBe(30 * 24 * 3600);
+			expect(sent.settings_draft).toEqual({
+				paper_format: 'a4',
+				orientation: 'portrait',
+				margin: { top: 20, right: 15, bottom: 20, left: 15 },
+				header: { right: 'Invoice' },
+				footer: { center: 'Page [page] of [topage]' },
+			});
+			const kept = sb.templates.find((t) => t.id === id)!;
+			expect([kept.body_draft, kept.settings_draft]).toEqual([file, sent.settings_draft]);
+			// The preview: the pushed draft rendered with its sample data.
+			const [preview] = data['Preview draft']![0];
+			expect(preview.json).toMatchObject({ id, identifier: 'invoice' });
+			const page = await fetch(String(preview.json.preview_url));
+			expect(await page.text()).toContain('<h1>Invoice INV-2026-001</h1>');
+			expect(preview.json.draft_preview_url).toMatch(`${sb.url}/template_debugs/`);
+			const draft = await fetch(String(preview.json.draft_preview_url));
+			expect(Buffer.from(await draft.arrayBuffer()).equals(renderDraft(kept))).toBe(true);
+			// One document, from the pinned order.
+			const [invoice] = data['Generate one invoice']![0];
+			expect(invoice.json).toMatchObject({
+				status: 'success',
+				filename: 'invoice-INV-2026-0107.pdf',
+				meta: { _webhook_channel: 'templates-as-code' },
+			});
+			const creates = sb.requests.filter((r) => r.method === 'POST');
+			expect(creates.map((r) => r.path)).toEqual(['/api/v1/documents/sync']);
+			const pinned = example.pinData!['When clicking ‘Execute workflow’'][0].json;
+			expect((creates[0].body as { document: IDataObject }).document.payload).toEqual(pinned);
+			expect(invoice.binary?.data.mimeType).toBe('application/pdf');
 		},
 	);
 });

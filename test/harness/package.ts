@@ -7,7 +7,7 @@
 import * as path from 'path';
 import { PackageDirectoryLoader } from 'n8n-core';
 
-import { ConvertToFileStandIn } from './standIns';
+import { ConvertToFileStandIn, ReadWriteFileStandIn } from './standIns';
 import {
 	NodeConnectionTypes,
 	NodeHelpers,
@@ -177,8 +177,8 @@ async function doLoad(dir: string): Promise<LoadedPackage> {
 		types[name.includes('.') ? name : `${packageName}.${name}`] = type;
 	}
 	types[MANUAL_TRIGGER_TYPE] = new HarnessManualTrigger();
-	const convertToFile = new ConvertToFileStandIn();
-	types[convertToFile.description.name] = convertToFile;
+	for (const standIn of [new ConvertToFileStandIn(), new ReadWriteFileStandIn()])
+		types[standIn.description.name] = standIn;
 
 	const credentialTypes: Record<string, ICredentialType> = {};
 	for (const [name, { type }] of Object.entries(loader.credentialTypes)) {

@@ -1,7 +1,8 @@
 'use strict';
 // Templates of the sandbox: the full record as the service keeps it (with an auth_token, as
 // the service has, which clients must never output), the document_templates routes, the
-// template cards' list (folders, sort) and the draft's debug preview.
+// template cards' list (folders, sort) and the draft's debug preview. The seeded templates'
+// bodies and sample data are in seeded.js.
 
 const crypto = require('crypto');
 const { uuidV4, isoTime } = require('./util');
@@ -11,100 +12,9 @@ const {
 	ttlErrors,
 	DEFAULT_MAX_TTL,
 } = require('./templateSettings');
+const { INVOICE_BODY, PAYSLIP_BODY, SEEDED } = require('./seeded');
 
 const OUTPUT_TYPES = ['pdf', 'image', 'png', 'jpg', 'webp'];
-
-/**
- * The body of the seeded "invoice" template: Liquid the sandbox renders (render.js) into the
- * layout lines of pdf.js (# title, ## heading, --- rule, | table row |, >> total).
- */
-const INVOICE_BODY = [
-	'# Invoice {{ number }}',
-	'Issued {{ issued_on | default: "on receipt" }}{% if due_on %} - due {{ due_on }}{% endif %}',
-	'---',
-	'## From',
-	'{{ seller.name | default: "Acme Billing Ltd." }}',
-	'{{ seller.address | default: "1 Ledger Lane, Bristol" }}',
-	'{% if seller.vat %}VAT {{ seller.vat }}{% endif %}',
-	'## Bill to',
-	'{{ customer.name }}',
-	'{{ customer.address }}',
-	'{{ customer.email }}',
-	'---',
-	'| Description | Qty | Unit price | Amount |',
-	'{% for line in lines %}| {{ line.description }} | {{ line.quantity }} | {{ line.unit_price | money }} | {{ line.quantity | times: line.unit_price | money }} |',
-	'{% endfor %}---',
-	'>> Total {{ currency }} {{ total | money }}',
-	'',
-	'{{ notes | default: "Thank you for your business." }}',
-].join('\n');
-
-/** The invoice's sample data, as the service's editor previews it (a string of JSON). */
-const INVOICE_SAMPLE = JSON.stringify({
-	number: 'INV-2026-001',
-	issued_on: '2026-11-01',
-	due_on: '2026-11-30',
-	seller: { name: 'Acme Billing Ltd.', address: '1 Ledger Lane, Bristol', vat: 'GB123456789' },
-	customer: {
-		name: 'Ada Lovelace',
-		address: '12 St James Square, London',
-		email: 'ada@example.com',
-	},
-	lines: [
-		{ description: 'Analytical engine, design', quantity: 1, unit_price: 1200 },
-		{ description: 'Punched cards', quantity: 40, unit_price: 2.5 },
-	],
-	currency: 'GBP',
-	total: 1300,
-	notes: 'Thank you for your business.',
-});
-
-/**
- * The seeded "payslip": a loop over earnings and one over deductions, conditions, defaults.
- * Its sample data also has `employer.registration`, which the body does not print (as a
- * snippet's variable would be).
- */
-const PAYSLIP_BODY = [
-	'# Payslip {{ period }}',
-	'{{ employer.name | default: "Acme HR Ltd." }}',
-	'---',
-	'## Employee',
-	'{{ employee.name }}',
-	'Employee number {{ employee.number }}',
-	'{% if employee.department %}Department {{ employee.department }}{% endif %}',
-	'---',
-	'| Earning | Hours | Rate | Amount |',
-	'{% for earning in earnings %}| {{ earning.label }} | {{ earning.hours }} | {{ earning.rate | money }} | {{ earning.hours | times: earning.rate | money }} |',
-	'{% endfor %}---',
-	'| Deduction | | | Amount |',
-	'{% for deduction in deductions %}| {{ deduction.label }} | | | -{{ deduction.amount | money }} |',
-	'{% endfor %}---',
-	'>> Net pay {{ currency | default: "EUR" }} {{ net_pay | money }}',
-	'{% if bonus %}Includes a bonus of {{ bonus | money }}{% else %}No bonus this period{% endif %}',
-].join('\n');
-
-const PAYSLIP_SAMPLE = JSON.stringify({
-	period: 'November 2026',
-	employer: { name: 'Acme HR Ltd.', registration: 'HR-2020-77' },
-	employee: { name: 'Grace Hopper', number: 1906, department: 'Compilers' },
-	earnings: [
-		{ label: 'Base salary', hours: 160, rate: 22.5 },
-		{ label: 'Overtime', hours: 6, rate: 33.75 },
-	],
-	deductions: [
-		{ label: 'Income tax', amount: 702.4 },
-		{ label: 'Pension', amount: 180 },
-	],
-	currency: 'EUR',
-	net_pay: 2920.1,
-	bonus: 0,
-});
-
-/** Bodies and sample data of the seeded templates that have them (the others print their name). */
-const SEEDED = {
-	invoice: { body: INVOICE_BODY, sample_data: INVOICE_SAMPLE },
-	payslip: { body: PAYSLIP_BODY, sample_data: PAYSLIP_SAMPLE },
-};
 
 /** A template record; times are ms numbers. Drafts start equal to the published fields. */
 function newTemplate({ random, identifier, app_id, output_type = 'pdf', ...rest }) {
