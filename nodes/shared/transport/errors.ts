@@ -61,9 +61,10 @@ export function redact(value: string, secrets: Secrets): string {
 export function safeDetail(value: unknown, secret: Secrets): string | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	// Bounded before the patterns run: a URL pattern over a long line of many "http://" is
-	// quadratic, and only the first 200 characters are shown anyway.
-	const firstLine = value.trim().split('\n')[0].slice(0, 2000);
-	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
+	// quadratic, and only the first 200 characters are shown anyway. The secret is removed
+	// first, so no part of one is left at the cut.
+	const firstLine = clip(redact(value.trim().split('\n')[0], secret), 2000);
+	return clip(firstLine.replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
 }
 
 const MAX_ERROR_BODY = 2000;
@@ -88,16 +89,14 @@ export function apiError(
 					? extra.body.toString('utf8')
 					: undefined;
 		if (raw !== undefined) {
-			response.body = redact(
-				raw.length > MAX_ERROR_BODY ? `${raw.slice(0, MAX_ERROR_BODY)}…` : raw,
-				secret,
-			);
+			// Removed before the cut, so no part of a secret is left at the cut.
+			response.body = clip(redact(raw, secret), MAX_ERROR_BODY);
 		} else {
 			try {
 				const json = redact(JSON.stringify(extra.body), secret);
 				response.body =
 					json.length > MAX_ERROR_BODY
-						? `${json.slice(0, MAX_ERROR_BODY)}…`
+						? clip(json, MAX_ERROR_BODY)
 						: (JSON.parse(json) as JsonObject);
 			} catch {
 				response.body = '(unreadable body)';
