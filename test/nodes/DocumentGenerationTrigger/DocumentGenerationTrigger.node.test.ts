@@ -236,6 +236,30 @@ describe("n8n's log", () => {
 		// Every card the walks found fires, the old ones too: none was fired before.
 		expect(fired.sort()).toEqual([fresh, ...old].map((id) => recordKey(r.sb, id)).sort());
 	});
+
+	test('the same list settling on its 24th walk, the last one allowed: no warning', async () => {
+		const r = await setup();
+		await activated(r);
+		r.sb.clock.advance(1000);
+		const [fresh] = finishMany(r.sb, 1);
+		// 23 walks each bring an old card not seen before; the 24th brings nothing new.
+		const old = Array.from(
+			{ length: 23 },
+			() => r.sb.createDocument({ status: 'success', updated_at: r.sb.clock.now() - 3_600_000 }).id,
+		);
+		answerListWith(
+			r.sb,
+			[...old, old[22]].flatMap((id) => [pageOf(r.sb, [fresh], 1, 2), pageOf(r.sb, [id], 2, 2)]),
+		);
+		let fired: string[] = [];
+		const lines = await triggerLog(async () => (fired = keysOf(await r.poller.poll())));
+		expect(lines).toEqual({
+			warn: [],
+			debug: ['Document Generation Trigger: "success" list walked in 48 request(s), 24 walk(s)'],
+		});
+		expect(r.sb.faults.list()).toEqual([]);
+		expect(fired.sort()).toEqual([fresh, ...old].map((id) => recordKey(r.sb, id)).sort());
+	});
 });
 
 /** Documents that exist before activation, `count` of them, then time moves on past the lag. */
