@@ -39,6 +39,25 @@ describe('normalizeDocument keeps its contract for meta', () => {
 	});
 });
 
+describe('normalizeDocument: a payload of 1,000 levels is parsed; one of 1,001 stays text', () => {
+	/** JSON text `depth` levels deep, objects (a 4-byte key) and lists in turn. */
+	const deepText = (depth: number) => {
+		let [open, close] = ['', ''];
+		for (let level = 0; level < depth; level++) {
+			open += level % 2 ? '[' : '{"😀":';
+			close = (level % 2 ? ']' : '}') + close;
+		}
+		return `${open}"é"${close}`;
+	};
+
+	test('levels are counted whatever the bytes of the keys, and lists count as objects do', () => {
+		const at = normalizeDocument({ payload: deepText(1000) }).payload;
+		expect(typeof at).toBe('object');
+		expect(JSON.stringify(at)).toBe(deepText(1000));
+		expect(normalizeDocument({ payload: deepText(1001) }).payload).toBe(deepText(1001));
+	});
+});
+
 describe('fileNameFor: 255 UTF-8 bytes with the extension it adds', () => {
 	const named = (filename: string, output_type = 'pdf') =>
 		fileNameFor({ id: 'x', filename, output_type });
