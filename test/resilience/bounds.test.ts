@@ -3,17 +3,21 @@
  * multibyte text ('é' is 2 bytes, '😀' is 4 bytes and 2 UTF-16 units), a file whose bytes
  * differ from what n8n's metadata says, several documents each at a per-document bound. On
  * the real engine against the sandbox where a user meets the bound; pure where a pure
- * function holds it (imports: checkPayloadSize, templateFields, baseName).
+ * function holds it (imports: checkPayloadSize, templateFields, baseName, readPages).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
+import { nodeFixture } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox';
-import { creds, op, useResilienceSandbox } from './helpers';
+import { KEY, creds, op, useResilienceSandbox } from './helpers';
+import { startEndlessList } from './hostile';
 import { checkPayloadSize } from '../../nodes/DocumentGeneration/descriptions/payloadParts';
 import { templateFields } from '../../nodes/DocumentGeneration/templateFields/templateFields';
 import { baseName } from '../../nodes/shared/helpers/document';
+import { MAX_LIST_PAGES, readPages } from '../../nodes/shared/transport/documents';
+import type { TransportContext } from '../../nodes/shared/types';
 
 const MB = 1024 * 1024;
 const PAYLOAD_BYTES = 20 * MB;
@@ -285,4 +289,69 @@ describe('file names: 200 UTF-16 units and 255 UTF-8 bytes, cut between characte
 			{ numRuns: 500 },
 		);
 	});
+});
+
+describe('paging: 2,000 pages one read of a list, counted in pages, not documents, per read', () => {
+	const ctx = { getNode: () => nodeFixture() } as unknown as TransportContext;
+
+	/** Reads a list of `pages` pages of `perPage` cards each: what was fetched, or the error. */
+	async function read(pages: number, perPage: number) {
+		let [fetched, cards] = [0, 0];
+		const outcome = await readPages(ctx, {
+			reader: 'getAll',
+			fetchPage: async (page) => {
+				fetched++;
+				const records = Array.from({ length: perPage }, () => ({}));
+				return { records, nextPage: page < pages ? page + 1 : null };
+			},
+			take: (page) => void (cards += page.records.length),
+		}).catch((error: Error) => error);
+		return { outcome, fetched, cards };
+	}
+
+	test('a list of exactly 2,000 pages of 24 (48,000 cards) is read whole; one of 2,001 pages of 1 is not', async () => {
+		expect(MAX_LIST_PAGES).toBe(2000);
+		const whole = await read(2000, 24);
+		expect(whole).toEqual({
+			outcome: { pages: 2000, complete: true },
+			fetched: 2000,
+			cards: 48_000,
+		});
+		const endless = await read(2001, 1);
+		expect(endless.fetched).toBe(2000);
+		expect((endless.outcome as Error).message).toBe(
+			'The document list did not end after 2000 pages',
+		);
+	});
+
+	test('two reads in one run each have their 2,000 pages', async () => {
+		const [first, second] = [await read(2000, 1), await read(2000, 1)];
+		expect([first.outcome, second.outcome]).toEqual([
+			{ pages: 2000, complete: true },
+			{ pages: 2000, complete: true },
+		]);
+	});
+
+	test('Get Many with Return All over a list that ends on its 2,000th page: every card, no error', async () => {
+		const service = await startEndlessList(
+			(page) => (page < 2000 ? page + 1 : (null as unknown as number)),
+			{
+				'/api/v1/document_cards': {
+					key: 'document_cards',
+					record: (page) => ({ id: `doc-${page}`, status: 'success', meta: '{}' }),
+				},
+			},
+		);
+		try {
+			const r = await runNode({
+				parameters: op.getAll({ returnAll: true }),
+				credentials: { apiKey: KEY, baseUrl: service.url },
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items).toHaveLength(2000);
+			expect(service.requests()).toBe(2000);
+		} finally {
+			await service.close();
+		}
+	}, 120_000);
 });
