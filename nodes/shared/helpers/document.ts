@@ -128,14 +128,11 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const MAX_NAME_LENGTH = 200;
 const MAX_NAME_BYTES = 255;
 
-/** UTF-8 bytes of one code point. */
-const utf8Bytes = (code: number) => (code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4);
-
 /** The longest start of `text` in whole code points within `units` UTF-16 units and `bytes`. */
 function headOf(text: string, units: number, bytes: number): string {
 	let [length, size] = [0, 0];
 	for (const char of text) {
-		size += utf8Bytes(char.codePointAt(0)!);
+		size += Buffer.byteLength(char);
 		if (length + char.length > units || size > bytes) break;
 		length += char.length;
 	}
