@@ -112,7 +112,6 @@ describe('the body an API error keeps: 2,000 UTF-16 units, the secret removed be
 });
 
 describe('an error’s own text (safeDetail): bounded to 2,000 units, shown to 200', () => {
-
 	test('a secret across the 2,000th unit, brought into view when a URL query collapses, is gone', () => {
 		for (const at of [1975, 1985, 1990]) {
 			const line = `GET https://h.example/p?${'q'.repeat(at - 25)} ${SECRET} failed`;
