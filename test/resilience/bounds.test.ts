@@ -3,17 +3,21 @@
  * multibyte text ('é' is 2 bytes, '😀' is 4 bytes and 2 UTF-16 units), a file whose bytes
  * differ from what n8n's metadata says, several documents each at a per-document bound. On
  * the real engine against the sandbox where a user meets the bound; pure where a pure
- * function holds it (imports: checkPayloadSize, templateFields, baseName).
+ * function holds it (imports: checkPayloadSize, templateFields, baseName, readPages).
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../harness';
+import { nodeFixture } from '../harness/fixtures';
 import type { Sandbox } from '../sandbox';
-import { creds, op, useResilienceSandbox } from './helpers';
+import { KEY, creds, op, useResilienceSandbox } from './helpers';
+import { startEndlessList } from './hostile';
 import { checkPayloadSize } from '../../nodes/DocumentGeneration/descriptions/payloadParts';
 import { templateFields } from '../../nodes/DocumentGeneration/templateFields/templateFields';
 import { baseName } from '../../nodes/shared/helpers/document';
+import { MAX_LIST_PAGES, readPages } from '../../nodes/shared/transport/documents';
+import type { TransportContext } from '../../nodes/shared/types';
 
 const MB = 1024 * 1024;
 const PAYLOAD_BYTES = 20 * MB;
@@ -187,7 +191,10 @@ describe('Template Fields: body and sample data of 512 K UTF-16 units each', () 
 	});
 });
 
-describe('file names: 200 UTF-16 units, the extension kept', () => {
+/** Half of a character written as two UTF-16 units, without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe('file names: 200 UTF-16 units and 255 UTF-8 bytes, cut between characters, the extension kept', () => {
 	test('a long name is cut to 200, its extension kept', () => {
 		fc.assert(
 			fc.property(fc.integer({ min: 201, max: 400 }), (length) => {
@@ -199,13 +206,17 @@ describe('file names: 200 UTF-16 units, the extension kept', () => {
 		// 124 characters, 244 bytes: under both counts, kept whole.
 		expect(baseName(`${'é'.repeat(120)}.pdf`)).toBe(`${'é'.repeat(120)}.pdf`);
 	});
-});
 
-/** Half of a character written as two UTF-16 units, without its other half. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+	test('at 255 bytes a name of fewer characters is kept whole; at 256 bytes it is cut', () => {
+		// 130 characters, 255 bytes; then 130 characters, 256 bytes.
+		expect(baseName(`${'é'.repeat(125)}a.pdf`)).toBe(`${'é'.repeat(125)}a.pdf`);
+		expect(baseName(`${'é'.repeat(126)}.pdf`)).toBe(`${'é'.repeat(125)}.pdf`);
+		// 69 characters (131 UTF-16 units), 255 bytes; then 67 characters, 256 bytes.
+		expect(baseName(`${'😀'.repeat(62)}aaa.pdf`)).toBe(`${'😀'.repeat(62)}aaa.pdf`);
+		expect(baseName(`${'😀'.repeat(63)}.pdf`)).toBe(`${'😀'.repeat(62)}.pdf`);
+	});
 
-describe('known gap: a file name is cut by UTF-16 units, not by characters or bytes', () => {
-	it.failing('a cut name never splits a character in two (no lone surrogate)', () => {
+	test('a cut name never splits a character in two (no lone surrogate)', () => {
 		fc.assert(
 			fc.property(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 100, max: 200 }), (k, n) => {
 				const name = baseName(`${'a'.repeat(k)}${'😀'.repeat(n)}.pdf`);
@@ -215,11 +226,132 @@ describe('known gap: a file name is cut by UTF-16 units, not by characters or by
 		);
 	});
 
-	it.failing('a kept name fits the 255 bytes a file system allows', () => {
+	test('a kept name fits the 255 bytes a file system allows', () => {
 		fc.assert(
 			fc.property(fc.constantFrom('é', '名', '😀'), fc.integer({ min: 60, max: 300 }), (u, n) => {
 				expect(Buffer.byteLength(baseName(`${u.repeat(n)}.pdf`))).toBeLessThanOrEqual(255);
 			}),
 		);
 	});
+
+	/** One character of any kind: astral, combining, emoji sequences, controls, lone halves. */
+	const anyChar = fc.oneof(
+		fc.constantFrom('a', ' ', '.', '/', 'é', 'e\u0301', '名', '😀', '👩\u200d💻', '🇫🇷', '\u202e'),
+		fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+		fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+	);
+	const EXTENSIONS = ['', '.pdf', '.jpeg', '.webp', '.txt'];
+	const named = (char: fc.Arbitrary<string>, maxLength: number) =>
+		fc.tuple(fc.string({ unit: char, maxLength, size: 'max' }), fc.constantFrom(...EXTENSIONS));
+
+	test('any name comes out well formed, within 200 units and 255 bytes, its extension kept', () => {
+		fc.assert(
+			fc.property(named(anyChar, 300), ([stem, ext]) => {
+				const kept = baseName(stem + ext);
+				expect(kept).not.toMatch(LONE_SURROGATE);
+				expect(kept.length).toBeLessThanOrEqual(200);
+				expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(255);
+				if (ext) expect(kept.endsWith(ext)).toBe(true);
+				expect(baseName(kept)).toBe(kept);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+
+	/** A character a name may keep: none of controls, slashes, reversing marks, lone halves. */
+	// eslint-disable-next-line no-control-regex -- control characters are what it leaves out
+	const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\\/]/;
+	const nameChar = fc.oneof(
+		fc.constantFrom('a', ' ', '.', 'é', 'e\u0301', '名', '😀', '👩\u200d💻', '🇫🇷'),
+		fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => !UNSAFE.test(c)),
+	);
+	const fits = (name: string) => name.length <= 200 && Buffer.byteLength(name) <= 255;
+
+	test('a clean name that fits is unchanged; a longer one loses only what passes a bound', () => {
+		fc.assert(
+			fc.property(named(nameChar, 300), ([stem, ext]) => {
+				const name = stem + ext;
+				fc.pre(name.trim() === name && !/^\.*$/.test(name));
+				const kept = baseName(name);
+				if (fits(name)) return expect(kept).toBe(name);
+				const suffix = /\.[a-z0-9]{1,8}$/i.exec(name)?.[0] ?? '';
+				const whole = name.slice(0, name.length - suffix.length);
+				const head = kept.slice(0, kept.length - suffix.length);
+				expect(fits(kept)).toBe(true);
+				expect(kept.endsWith(suffix)).toBe(true);
+				expect(whole.startsWith(head)).toBe(true);
+				// One more character of the name, with the spaces before it, passes a bound.
+				const rest = whole.slice(head.length);
+				const gap = rest.length - rest.trimStart().length;
+				const next = [...rest.slice(gap)][0] ?? '';
+				expect(fits(whole.slice(0, head.length + gap) + next + suffix)).toBe(false);
+			}),
+			{ numRuns: 500 },
+		);
+	});
+});
+
+describe('paging: 2,000 pages one read of a list, counted in pages, not documents, per read', () => {
+	const ctx = { getNode: () => nodeFixture() } as unknown as TransportContext;
+
+	/** Reads a list of `pages` pages of `perPage` cards each: what was fetched, or the error. */
+	async function read(pages: number, perPage: number) {
+		let [fetched, cards] = [0, 0];
+		const outcome = await readPages(ctx, {
+			reader: 'getAll',
+			fetchPage: async (page) => {
+				fetched++;
+				const records = Array.from({ length: perPage }, () => ({}));
+				return { records, nextPage: page < pages ? page + 1 : null };
+			},
+			take: (page) => void (cards += page.records.length),
+		}).catch((error: Error) => error);
+		return { outcome, fetched, cards };
+	}
+
+	test('a list of exactly 2,000 pages of 24 (48,000 cards) is read whole; one of 2,001 pages of 1 is not', async () => {
+		expect(MAX_LIST_PAGES).toBe(2000);
+		const whole = await read(2000, 24);
+		expect(whole).toEqual({
+			outcome: { pages: 2000, complete: true },
+			fetched: 2000,
+			cards: 48_000,
+		});
+		const endless = await read(2001, 1);
+		expect(endless.fetched).toBe(2000);
+		expect((endless.outcome as Error).message).toBe(
+			'The document list did not end after 2000 pages',
+		);
+	});
+
+	test('two reads in one run each have their 2,000 pages', async () => {
+		const [first, second] = [await read(2000, 1), await read(2000, 1)];
+		expect([first.outcome, second.outcome]).toEqual([
+			{ pages: 2000, complete: true },
+			{ pages: 2000, complete: true },
+		]);
+	});
+
+	test('Get Many with Return All over a list that ends on its 2,000th page: every card, no error', async () => {
+		const service = await startEndlessList(
+			(page) => (page < 2000 ? page + 1 : (null as unknown as number)),
+			{
+				'/api/v1/document_cards': {
+					key: 'document_cards',
+					record: (page) => ({ id: `doc-${page}`, status: 'success', meta: '{}' }),
+				},
+			},
+		);
+		try {
+			const r = await runNode({
+				parameters: op.getAll({ returnAll: true }),
+				credentials: { apiKey: KEY, baseUrl: service.url },
+			});
+			expect(r.error).toBeUndefined();
+			expect(r.items).toHaveLength(2000);
+			expect(service.requests()).toBe(2000);
+		} finally {
+			await service.close();
+		}
+	}, 120_000);
 });

@@ -130,14 +130,17 @@ class WatchList {
 		return true;
 	}
 
-	/** Fails the targets whose Wait Timeout has passed; returns the least time left (ms). */
-	expire(now: number): number {
+	/**
+	 * Fails the targets whose Wait Timeout has passed (only when `fail`); returns the least time
+	 * left (ms, 0 when a target has none).
+	 */
+	expire(now: number, fail = true): number {
 		let soonest = Infinity;
 		for (const [id, entry] of [...this.watched]) {
 			entry.targets = entry.targets.filter((target) => {
 				const left = target.timeoutSeconds * 1000 - this.generationMs(target, now);
-				if (left > 0) {
-					soonest = Math.min(soonest, left);
+				if (left > 0 || !fail) {
+					soonest = Math.min(soonest, Math.max(left, 0));
 					return true;
 				}
 				const held = heldByLimit(this.ctx) - target.heldAtStart;
@@ -210,7 +213,8 @@ class Watch {
 		// Pages a list round is expected to take: at first ours alone; then what the last took.
 		let listPages = Math.ceil(this.list.watched.size / DEFAULT_PAGE_SIZE);
 		for (let round = 0; this.list.watched.size > 0; round++) {
-			const soonest = this.list.expire(Date.now());
+			// Failed for its Wait Timeout only after a look: it may have finished meanwhile.
+			const soonest = this.list.expire(Date.now(), round > 0);
 			if (this.list.watched.size === 0) break;
 			const quick = !limitReport(this.ctx).limited;
 			await pause(Math.max(0, Math.min(pollDelay(round, quick), soonest)), this.stop);

@@ -122,20 +122,40 @@ export function mimeTypeFor(
 /** Characters never kept in a file name: controls, and the marks that reverse its reading. */
 // eslint-disable-next-line no-control-regex -- control characters are what it removes
 const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** Longest file name kept (most file systems allow 255 bytes). */
+/** Half of a surrogate pair without its other half: not a character, never kept. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Longest file name kept, in UTF-16 units and in UTF-8 bytes (most file systems allow 255). */
 const MAX_NAME_LENGTH = 200;
+const MAX_NAME_BYTES = 255;
+
+/** The longest start of `text` in whole code points within `units` UTF-16 units and `bytes`. */
+function headOf(text: string, units: number, bytes: number): string {
+	let [length, size] = [0, 0];
+	for (const char of text) {
+		size += Buffer.byteLength(char);
+		if (length + char.length > units || size > bytes) break;
+		length += char.length;
+	}
+	return text.slice(0, length);
+}
+
+/** A name cut to MAX_NAME_LENGTH units and MAX_NAME_BYTES bytes when longer, extension kept. */
+function cutName(name: string): string {
+	if (headOf(name, MAX_NAME_LENGTH, MAX_NAME_BYTES) === name) return name;
+	const ext = /\.[a-z0-9]{1,8}$/i.exec(name)?.[0] ?? '';
+	const stem = name.slice(0, name.length - ext.length);
+	return headOf(stem, MAX_NAME_LENGTH - ext.length, MAX_NAME_BYTES - ext.length).trimEnd() + ext;
+}
 
 /**
  * The base name of a name the service gave: its last part after any `/` or `\`, without
- * control characters, trimmed; `''` for nothing usable (`..`, a trailing slash). A long name
- * is cut, keeping its extension. So a name from the service never becomes a directory.
+ * control characters or lone surrogates, trimmed, cut between code points when long;
+ * `''` for nothing usable (`..`, a trailing slash). So a name never becomes a directory.
  */
 export function baseName(name: string): string {
-	const last = (name.replace(UNSAFE_NAME_CHARS, '').split(/[\\/]/).pop() ?? '').trim();
-	if (/^\.+$/.test(last)) return '';
-	if (last.length <= MAX_NAME_LENGTH) return last;
-	const ext = /\.[a-z0-9]{1,8}$/i.exec(last)?.[0] ?? '';
-	return last.slice(0, MAX_NAME_LENGTH - ext.length) + ext;
+	const clean = name.replace(UNSAFE_NAME_CHARS, '').replace(LONE_SURROGATE, '');
+	const kept = cutName((clean.split(/[\\/]/).pop() ?? '').trim());
+	return /^\.+$/.test(kept) ? '' : kept;
 }
 
 /**
@@ -148,7 +168,9 @@ export function fileNameFor(document: IDataObject, contentType?: unknown): strin
 		baseName(String(document.id ?? '')) ||
 		'document';
 	if (knownExtension(given)) return given;
-	return `${given}.${EXTENSIONS[mimeTypeFor(undefined, document.output_type, contentType)]}`;
+	return baseName(
+		`${given}.${EXTENSIONS[mimeTypeFor(undefined, document.output_type, contentType)]}`,
+	);
 }
 
 /** What is left to write of a value: a value still to turn into text, or text made already. */

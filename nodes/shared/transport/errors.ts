@@ -50,9 +50,9 @@ export function redact(value: string, secrets: Secrets): string {
 /** An error's own text safe to show: first line, secrets and URL queries removed, clipped. */
 export function safeDetail(value: unknown, secret: Secrets): string | undefined {
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	// Bounded first: the URL pattern is quadratic over a long line of many "http://".
-	const firstLine = value.trim().split('\n')[0].slice(0, 2000);
-	return clip(redact(firstLine, secret).replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
+	// Secret removed before the cut; bounded before the URL pattern, quadratic on many "http://".
+	const firstLine = clip(redact(value.trim().split('\n')[0], secret), 2000);
+	return clip(firstLine.replace(/(https?:\/\/[^\s?#]*)[?#]\S*/gi, '$1?…'), 200);
 }
 
 const MAX_ERROR_BODY = 2000;
@@ -71,7 +71,7 @@ export function apiError(
 	if (extra.body !== undefined && extra.body !== '') {
 		const raw = Buffer.isBuffer(extra.body) ? extra.body.toString('utf8') : extra.body;
 		if (typeof raw === 'string') {
-			response.body = redact(clip(raw, MAX_ERROR_BODY), secret);
+			response.body = clip(redact(raw, secret), MAX_ERROR_BODY);
 		} else {
 			try {
 				const json = redact(JSON.stringify(extra.body), secret);

@@ -160,7 +160,9 @@ function limitStream(body: unknown, maxBytes: number): () => boolean {
 	if (typeof stream?.prependListener !== 'function') return () => exceeded;
 	let count = 0;
 	stream.prependListener('data', (chunk: unknown) => {
-		count += Buffer.isBuffer(chunk) || typeof chunk === 'string' ? chunk.length : 0;
+		// Bytes, whether the stream hands on bytes or (decoded) text.
+		count +=
+			chunk instanceof Uint8Array || typeof chunk === 'string' ? Buffer.byteLength(chunk) : 0;
 		if (count > maxBytes && !exceeded) {
 			exceeded = true;
 			stream.destroy?.(new Error('The file is larger than the Max File Size'));

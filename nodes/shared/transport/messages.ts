@@ -224,8 +224,11 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
+/** `value` cut to `max` UTF-16 units and marked `…`, never between the two units of a character. */
 export function clip(value: string, max = MAX_DETAIL): string {
-	return value.length > max ? `${value.slice(0, max)}…` : value;
+	if (value.length <= max) return value;
+	const code = value.charCodeAt(max - 1);
+	return `${value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max)}…`;
 }
 
 /** The field a JSON:API `source` points at (`/data/attributes/identifier` → `identifier`). */

@@ -110,6 +110,15 @@ describe('bounds', () => {
 		expect(boundFor(BASE, NaN)).toBe(BASE / 1000 - OVERLAP_SECONDS - 3600);
 	});
 
+	test('boundFor: a walk time counted in whole seconds up, up to one hour exactly', () => {
+		const at = (ms: number) => BASE / 1000 - OVERLAP_SECONDS - boundFor(BASE, ms);
+		expect(at(3_599_000)).toBe(3599);
+		expect(at(3_599_001)).toBe(3600);
+		expect(at(3_600_000)).toBe(3600);
+		// Past an hour (a host clock that jumped): an hour, not 3,601 s.
+		expect(at(3_600_001)).toBe(3600);
+	});
+
 	test('frontierBound: the service time at the start of a walk, less the lag and margins', () => {
 		expect(frontierBound(BASE + 700)).toBe(
 			BASE / 1000 - VISIBILITY_LAG_SECONDS - CLOCK_MARGIN_SECONDS - 1,

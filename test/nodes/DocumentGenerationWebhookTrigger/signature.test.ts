@@ -70,6 +70,44 @@ describe('verifySignature', () => {
 		}
 	});
 
+	test('300 s away either way is accepted; 300.001 s is refused: the bound is in seconds of the clock', () => {
+		for (const now of [NOW + 300_000, NOW - 300_000])
+			expect(verifySignature(SECRET, delivery(), now)).toEqual({ ok: true });
+		for (const now of [NOW + 300_001, NOW - 300_001]) {
+			const verdict = verifySignature(SECRET, delivery(), now);
+			expect(!verdict.ok && verdict.reason).toMatch(/more than 5 minutes/);
+		}
+	});
+
+	/** A `v1` signature by SECRET of `body` (bytes, or text as UTF-8) sent at `timestamp`. */
+	const signed = (body: string | Buffer, timestamp = TIMESTAMP) =>
+		`v1,${createHmac('sha256', signingKey(SECRET)!)
+			.update(Buffer.concat([Buffer.from(`${ID}.${timestamp}.`), Buffer.from(body)]))
+			.digest('base64')}`;
+
+	test('a timestamp in milliseconds, not seconds, is refused, however well signed', () => {
+		const ms = String(NOW);
+		const verdict = verifySignature(
+			SECRET,
+			delivery({ timestamp: ms, signature: signed(BODY, ms) }),
+			NOW,
+		);
+		expect(!verdict.ok && verdict.reason).toMatch(/more than 5 minutes/);
+	});
+
+	test('a body of multibyte text is checked on its UTF-8 bytes, as a Buffer or as text', () => {
+		const body = '{"name": "Zoë 😀 名"}';
+		for (const rawBody of [Buffer.from(body, 'utf8'), body])
+			expect(verifySignature(SECRET, delivery({ rawBody, signature: signed(body) }), NOW)).toEqual({
+				ok: true,
+			});
+		// The same characters in another encoding are other bytes.
+		const latin1 = Buffer.from('{"name": "Zoë"}', 'latin1');
+		const check = delivery({ rawBody: latin1, signature: signed('{"name": "Zoë"}') });
+		expect(verifySignature(SECRET, check, NOW).ok).toBe(false);
+		expect(verifySignature(SECRET, { ...check, signature: signed(latin1) }, NOW).ok).toBe(true);
+	});
+
 	test('a secret that is not whsec_ base64 is refused, never thrown on', () => {
 		expect(signingKey('whsec_')).toBeUndefined();
 		expect(signingKey('not base64!')).toBeUndefined();

@@ -14,6 +14,7 @@ import { FileBudget } from '../../../../nodes/DocumentGeneration/descriptions/pa
 import {
 	checkPayloadSize,
 	PAYLOAD_BOUNDS,
+	requirePayload,
 	sizeText,
 	withValueAt,
 } from '../../../../nodes/DocumentGeneration/descriptions/payloadParts';
@@ -199,5 +200,22 @@ describe('sizes, paths and bounds at their edges', () => {
 		})();
 		expect(refusal?.hint).toMatch(/^Send less data: smaller or fewer files/);
 		expect(refusal?.hint).toMatch(/group by a finer key/);
+	});
+});
+
+describe('1,000 levels for the whole payload of a document, whatever put them there', () => {
+	/** Line items under a dotted path of `parts` multibyte names: levels of the whole payload. */
+	const withLinesAt = (parts: number) =>
+		withValueAt({ title: 'é' }, Array(parts).fill('é').join('.'), [{ qty: 1 }], 'line items');
+
+	test('a path of 998 parts to lines of objects makes 1,000 levels: sent', () => {
+		const payload = withLinesAt(998);
+		expect(requirePayload(payload, 'json')).toBe(payload);
+	});
+
+	test('a path of 999 parts (within the 1,000 a name may have) makes 1,001 levels: refused', () => {
+		expect(() => requirePayload(withLinesAt(999), 'json')).toThrow(
+			'The payload is nested more than 1000 levels deep',
+		);
 	});
 });

@@ -2,7 +2,7 @@
  * Stage 4, the wait and each file's download (engine/wait.ts), on the real n8n engine against the
  * sandbox: timeouts, failures, deleted documents, renewed links, refused files, list narrowing.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import { CONCURRENCY } from '../../../../nodes/shared/helpers/items';
 import { logged, withFirstLinkExpired, until } from '../../../harness/fixtures';
 import { useSandbox } from '../../../harness/use-sandbox';
@@ -10,6 +10,7 @@ import type { LoggedRequest } from '../../../sandbox';
 import {
 	CONTINUE,
 	byId,
+	cardRequests,
 	creates,
 	pairs,
 	run,
@@ -252,5 +253,75 @@ describe('documents deleted while waited for', () => {
 				expect(text).not.toMatch(/still pending/);
 			}
 		});
+	});
+});
+
+describe('Wait Timeout: per document, counted from its own write', () => {
+	const TIMEOUT_S = 4;
+	const sb = useSandbox({ pendingMs: 600_000, generatingMs: 10 });
+	afterEach(() => {
+		sb.faults.clear();
+		for (const id of [...sb.documents.keys()]) sb.deleteDocument(id);
+	});
+	/** The id of the `n`th document the run made, once the service has made it. */
+	async function made(seeded: Set<string>, n: number): Promise<string> {
+		const ids = () => [...sb.documents.keys()].filter((id) => !seeded.has(id));
+		await until(() => ids().length >= n);
+		return ids()[n - 1];
+	}
+
+	/**
+	 * Two documents in one run, the second write held by the service until the first's
+	 * Wait Timeout has passed: the first finishes at once (unless `firstFinishes` is false);
+	 * `second` decides the other.
+	 */
+	async function staggered(second: (id: string) => Promise<void>, firstFinishes = true) {
+		sb.resetRequests();
+		const seeded = new Set(sb.documents.keys());
+		const held = sb.faults.add({ type: 'delay', method: 'POST', after: 1, delayMs: 60_000 });
+		const running = run(
+			sb,
+			numberedCreate(sb, { options: { waitTimeout: TIMEOUT_S } }),
+			numbered(2),
+			CONTINUE,
+		);
+		const first = await made(seeded, 1);
+		if (firstFinishes) sb.updateDocument(first, { status: 'success' });
+		await sleep(TIMEOUT_S * 1000 + 500);
+		sb.faults.release(held);
+		const late = await made(seeded, 2);
+		await second(late);
+		const result = await running;
+		expect(result.items).toHaveLength(2);
+		/** The status of `id`'s item, or its error. */
+		const outcome = (id: string) => {
+			const item = result.items.find((i) => i.json.id === id || i.json.documentId === id)!;
+			return String(item.json.error ?? item.json.status);
+		};
+		return { first, late, outcome };
+	}
+	const timedOut = (id: string) => `Document ${id} was still pending after waiting ${TIMEOUT_S} s`;
+
+	test('a document finished within its time is not failed by another document’s slow write; the later one has its full time', async () => {
+		const { first, late, outcome } = await staggered(async (id) => {
+			// 1.5 s into its own 4 s, some 6 s into the run.
+			await sleep(1500);
+			sb.updateDocument(id, { status: 'success' });
+		});
+		expect([outcome(first), outcome(late)]).toEqual(['success', 'success']);
+	});
+
+	test('a document still pending past its own Wait Timeout fails; the one finished in time does not', async () => {
+		const { first, late, outcome } = await staggered(async () => undefined);
+		expect([outcome(first), outcome(late)]).toEqual(['success', timedOut(late)]);
+	});
+
+	test('one still pending when the last write is answered, past its Wait Timeout, fails after one look', async () => {
+		const { first, late, outcome } = await staggered(async (id) => {
+			sb.updateDocument(id, { status: 'success' });
+		}, false);
+		// The look at it: the list, or its card, read once the last write was answered.
+		expect(listRequests(sb).length + cardRequests(sb, first).length).toBeGreaterThan(0);
+		expect([outcome(first), outcome(late)]).toEqual([timedOut(first), 'success']);
 	});
 });

@@ -119,3 +119,54 @@ describe('listFields and lineFields', () => {
 		expect(lineFields(fields, 'lines')).toEqual([fieldOf('description'), fieldOf('qty')]);
 	});
 });
+
+describe('the field list at its bounds: 2,000 fields, 32 levels, whatever the bytes of the names', () => {
+	const reason = (body: string, sample: unknown) =>
+		(outcomeOf(() => templateFields(body, sample)).error as TemplateTooLarge | undefined)?.reason;
+	/** Sample data of `count` keys of three-byte names (`名0`, `名1`, …), from `from` on. */
+	const named = (count: number, from = 0) =>
+		Object.fromEntries(Array.from({ length: count }, (_, i) => [`名${from + i}`, i]));
+	/** A body reading `count` variables `v0`, `v1`, …. */
+	const reading = (count: number) =>
+		Array.from({ length: count }, (_, i) => `{{ v${i} }}`).join('');
+
+	test('sample data of 2,000 keys is listed; 2,001 are refused', () => {
+		expect(templateFields('', named(2000))).toHaveLength(2000);
+		expect(reason('', named(2001))).toBe(
+			'its sample data has more than 2,000 fields, more than the field list shows',
+		);
+	});
+
+	test('the body and the sample data share the 2,000: 1,000 of each listed, one more refused', () => {
+		expect(templateFields(reading(1000), named(1000))).toHaveLength(2000);
+		expect(reason(reading(1000), named(1001))).toBe(
+			'the template has more than 2,000 fields, more than the field list shows',
+		);
+	});
+
+	test('a sample value 32 levels deep is listed; 33 levels are refused', () => {
+		const deep = (levels: number): unknown =>
+			levels === 0 ? 'é' : { [`é${levels}`]: deep(levels - 1) };
+		const [field] = templateFields('', deep(32));
+		expect(field.path.split('.')).toHaveLength(32);
+		expect(reason('', deep(33))).toMatch(/^"é33\.é32\.é31.*" is nested deeper than 32 levels$/);
+	});
+
+	test('the first line of a list with 2,000 keys gives its fields; 2,001 are refused', () => {
+		const [lines] = templateFields('', { lines: [named(2000)] });
+		expect(lines.itemFields).toHaveLength(2000);
+		expect(reason('', { lines: [named(2001)] })).toBe(
+			'the list "lines" has more than 2,000 fields, more than the field list shows',
+		);
+	});
+
+	test('a loop reading 2,000 fields of each line is listed; 2,001 are refused', () => {
+		const loop = (count: number) =>
+			`{% for l in lines %}${Array.from({ length: count }, (_, i) => `{{ l.f${i} }}`).join('')}{% endfor %}`;
+		const [lines] = templateFields(loop(2000), {});
+		expect(lines.itemFields).toHaveLength(2000);
+		expect(reason(loop(2001), {})).toBe(
+			'the list "lines" has more than 2,000 fields, more than the field list shows',
+		);
+	});
+});

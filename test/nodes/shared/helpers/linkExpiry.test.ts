@@ -186,6 +186,20 @@ describe('the exact form and bounds of a signing time', () => {
 		expect(signedAt(`${amz('20261126T100000Z')}&pad=${'a'.repeat(16_384)}`)).toBeUndefined();
 	});
 
+	test('the 16,384 are UTF-16 units of the URL as given, not its bytes or its encoded form', () => {
+		const base = 'https://f.example/f?Expires=1795000000&pad=';
+		const padded = (unit: string, length: number) => {
+			const units = length - base.length;
+			return base + unit.repeat(Math.floor(units / unit.length)) + 'a'.repeat(units % unit.length);
+		};
+		for (const unit of ['é', '😀']) {
+			// 'é' is 2 bytes and 6 characters encoded; '😀' 4 bytes, 2 units, 12 characters encoded.
+			expect(padded(unit, 16_384)).toHaveLength(16_384);
+			expect(signedExpiry(padded(unit, 16_384))).toBe(1_795_000_000_000);
+			expect(signedExpiry(padded(unit, 16_385))).toBeUndefined();
+		}
+	});
+
 	test('a link that is not text has no time; a time past what a date can say is none', () => {
 		expect(linkExpiry(42, READ_AT)).toBeNull();
 		expect(linkExpiry(['https://f.example/f'], READ_AT)).toBeNull();

@@ -2,9 +2,23 @@
  * Secrets kept out of errors (nodes/shared/transport/errors.ts): each form a secret takes in a
  * text, removed on its own: URL- and form-encoded (either case
  * of hex), JSON-escaped once and twice, base64 and base64url at each byte alignment, a
- * signing secret without its `whsec_` prefix; and what is left alone. Pure.
+ * signing secret without its `whsec_` prefix; and what is left alone. The error body kept and an
+ * error's own text, cut at their bounds in UTF-16 units with no part of a secret left. Pure.
  */
-import { redact, secretForms } from '../../../../nodes/shared/transport/errors';
+import type { TransportContext } from '../../../../nodes/shared/types';
+import {
+	apiError,
+	redact,
+	safeDetail,
+	secretForms,
+} from '../../../../nodes/shared/transport/errors';
+import { nodeFixture } from '../../../harness/fixtures';
+
+/** A key planted in texts cut at their bounds. */
+// eslint-disable-next-line @n8n/community-nodes/no-hardcoded-secrets -- test code: a made-up key
+const SECRET = 'sk_live_EDGE_0123456789abcdef0123';
+/** Half of a character written as two UTF-16 units, without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 // A space, `/ + & = " \` and bytes whose base64 has `+` and `/`.
 const KEY = 'sk_a b/c+d"e\\f&g=h>>>???';
@@ -65,4 +79,49 @@ test('several secrets, missing or short ones skipped', () => {
 	expect(redact('abc and abcd', ['abc'])).toBe('abc and abcd');
 	expect(redact('abcd and abcd', 'abcd')).toBe('*** and ***');
 	expect(redact('text', [])).toBe('text');
+});
+
+describe('the body an API error keeps: 2,000 UTF-16 units, the secret removed before the cut', () => {
+	const ctx = { getNode: () => nodeFixture() } as unknown as TransportContext;
+	const kept = (body: unknown) =>
+		(
+			apiError(ctx, { message: 'm', description: 'd' }, SECRET, { body }).errorResponse as {
+				body?: unknown;
+			}
+		).body;
+
+	test('2,000 units of two-byte text (4,000 bytes) are kept whole; 2,001 are cut, marked …', () => {
+		expect(kept('é'.repeat(2000))).toBe('é'.repeat(2000));
+		expect(kept('é'.repeat(2001))).toBe(`${'é'.repeat(2000)}…`);
+		expect(kept(Buffer.from('é'.repeat(2001)))).toBe(`${'é'.repeat(2000)}…`);
+	});
+
+	test('a character of two units across the cut is left out whole, never halved', () => {
+		expect(kept('😀'.repeat(1000))).toBe('😀'.repeat(1000));
+		expect(kept(`a${'😀'.repeat(1000)}`)).toBe(`a${'😀'.repeat(999)}…`);
+		const json = kept({ t: '😀'.repeat(1000) }) as string;
+		expect(json).not.toMatch(LONE_SURROGATE);
+		expect(json.endsWith('😀…')).toBe(true);
+	});
+
+	test('a secret across the cut leaves no part of itself', () => {
+		expect(kept(`${'x'.repeat(1980)}${SECRET} tail`)).toBe(`${'x'.repeat(1980)}*** tail`);
+		expect(kept(`${'x'.repeat(1990)}${SECRET} tail`)).toBe(`${'x'.repeat(1990)}*** tail`);
+		expect(kept(`${'x'.repeat(1999)}${SECRET} tail`)).toBe(`${'x'.repeat(1999)}*…`);
+	});
+});
+
+describe('an error’s own text (safeDetail): bounded to 2,000 units, shown to 200', () => {
+	test('a secret across the 2,000th unit, brought into view when a URL query collapses, is gone', () => {
+		for (const at of [1975, 1985, 1990]) {
+			const line = `GET https://h.example/p?${'q'.repeat(at - 25)} ${SECRET} failed`;
+			expect(line.indexOf(SECRET)).toBe(at);
+			expect(safeDetail(line, SECRET)).toBe('GET https://h.example/p?… *** failed');
+		}
+	});
+
+	test('200 units of astral characters are shown whole; one unit more is cut between characters', () => {
+		expect(safeDetail('😀'.repeat(100), undefined)).toBe('😀'.repeat(100));
+		expect(safeDetail(`a${'😀'.repeat(100)}`, undefined)).toBe(`a${'😀'.repeat(99)}…`);
+	});
 });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import { redact, safeDetail } from '../../../../nodes/shared/transport/errors';
 import {
+	clip,
 	describeDownloadError,
 	describeHttpError,
 	describeNetworkError,
@@ -382,5 +383,21 @@ describe('describeShape', () => {
 		expect(issue({})).toBe('document: Required');
 		expect(issue({ document: { id: 1 } })).toBe('document.id: Expected string, received number');
 		expect(firstIssue(new z.ZodError([]))).toBe('unexpected shape');
+	});
+});
+
+describe('the service’s words: 500 UTF-16 units a detail, never half a character', () => {
+	test('500 units of two-byte text (1,000 bytes) are kept whole; 501 are cut, marked …', () => {
+		expect(serviceDetails({ error: 'é'.repeat(500) })).toEqual(['é'.repeat(500)]);
+		expect(serviceDetails({ errors: [{ detail: 'é'.repeat(501) }] })).toEqual([
+			`${'é'.repeat(500)}…`,
+		]);
+	});
+
+	test('a character of two units across the cut is left out whole', () => {
+		expect(serviceDetails({ error: '😀'.repeat(250) })).toEqual(['😀'.repeat(250)]);
+		expect(serviceDetails({ error: `a${'😀'.repeat(250)}` })).toEqual([`a${'😀'.repeat(249)}…`]);
+		expect(clip(`${'a'.repeat(9)}😀`, 10)).toBe(`${'a'.repeat(9)}…`);
+		expect(clip(`${'a'.repeat(8)}😀`, 10)).toBe(`${'a'.repeat(8)}😀`);
 	});
 });

@@ -198,6 +198,52 @@ describe('a file whose size is announced (Content-Length)', () => {
 	});
 });
 
+describe('Max File Size counts the bytes that arrive, not what the file host says of them', () => {
+	useFakeClock(NOW);
+
+	/** A PDF answer whose Content-Length says `claims` bytes, whatever it sends. */
+	const claiming = (claims: number, size: number) => {
+		const file = pdf(size, false);
+		file.answer.headers['content-length'] = String(claims);
+		return file;
+	};
+	const download = (answer: FileHostAnswer, maxBytes: number) =>
+		downloadToBinary(standIn({ files: [answer] }).ctx, card(), 0, fresh(maxBytes));
+
+	test('a Content-Length of 1 KB on a file of exactly the Max File Size: kept whole', async () => {
+		const kept = await download(claiming(1024, MB).answer, MB);
+		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+	});
+
+	test('a Content-Length of 1 KB on a file one byte over: refused as it arrives', async () => {
+		await expect(download(claiming(1024, MB + 1).answer, MB)).rejects.toMatchObject({
+			message: `The file of document ${ID} is larger than the Max File Size (1 MB)`,
+			description: expect.stringMatching(/^It was stopped as soon as it passed the limit/),
+		});
+	});
+
+	/** A file host's answer handing on `text` decoded, in chunks of 4,096 characters. */
+	const decoded = (text: string): FileHostAnswer => {
+		const body = Readable.from(
+			Array.from({ length: Math.ceil(text.length / 4096) }, (_, n) =>
+				text.slice(n * 4096, (n + 1) * 4096),
+			),
+			{ objectMode: false },
+		);
+		body.setEncoding('utf8');
+		return { statusCode: 200, headers: { 'content-type': 'application/pdf' }, body };
+	};
+
+	test('text of 2-byte characters as 1 MB of bytes exactly: kept; one character more: refused', async () => {
+		const kept = await download(decoded('é'.repeat(MB / 2)), MB);
+		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+		// 524,289 characters, fewer than the bound, but 1 MB and 2 bytes.
+		await expect(download(decoded('é'.repeat(MB / 2 + 1)), MB)).rejects.toThrow(
+			`The file of document ${ID} is larger than the Max File Size (1 MB)`,
+		);
+	});
+});
+
 describe('the link the file is fetched with', () => {
 	useFakeClock(NOW);
 

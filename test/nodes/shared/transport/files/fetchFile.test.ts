@@ -76,6 +76,27 @@ describe('an error answer’s body', () => {
 		expect(file.body.destroyed).toBe(true);
 	});
 
+	/** An error body of `text`, in chunks of 4,096 characters, handed on as bytes or decoded. */
+	const textBody = (text: string, asText = false) => {
+		const parts = Array.from({ length: Math.ceil(text.length / 4096) }, (_, n) =>
+			text.slice(n * 4096, (n + 1) * 4096),
+		);
+		const body = Readable.from(parts, { objectMode: false });
+		if (asText) body.setEncoding('utf8');
+		return body;
+	};
+
+	test.each([false, true])(
+		'64 KB counted in bytes: 32,768 two-byte characters whole; 40,000 cut at 65,536 bytes (decoded: %s)',
+		async (asText) => {
+			const whole = await fetch({ statusCode: 404, body: textBody('é'.repeat(32 * KB), asText) });
+			expect((whole.response.body as Buffer).equals(Buffer.from('é'.repeat(32 * KB)))).toBe(true);
+			// 40,000 characters, fewer than 64 K of them, but 80,000 bytes.
+			const cut = await fetch({ statusCode: 404, body: textBody('é'.repeat(40_000), asText) });
+			expect((cut.response.body as Buffer).length).toBe(64 * KB);
+		},
+	);
+
 	test('of an answer of exactly 300 is read too; a 2xx answer’s stays a stream', async () => {
 		const redirect = await fetch({ statusCode: 300, body: arriving(32 * KB).body });
 		expect((redirect.response.body as Buffer).length).toBe(32 * KB);
