@@ -59,8 +59,9 @@ export class DocumentGenerationWebhookTrigger implements INodeType {
 			dark: 'file:../../icons/documentGeneration.dark.svg',
 		},
 		group: ['trigger'],
-		// 2: n8n 2.x reads a v1 webhook node's `$parameter["options"]["binaryData"]`, which throws on
-		// Execution Logic v2; same behaviour. Whole: n8n before 2.33 refuses 1.1 on PostgreSQL/MySQL.
+		// Versions 1 and 2 behave the same; 2 because n8n 2.x reads a v1 webhook node's
+		// `$parameter["options"]["binaryData"]`, which throws on Execution Logic v2. Whole numbers:
+		// n8n before 2.33 refuses a package whose newest version is 1.1 on PostgreSQL or MySQL.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: SUBTITLE,

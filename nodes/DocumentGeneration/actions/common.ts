@@ -72,7 +72,7 @@ export const deleteById = (readItemId: ReadId, remove: ById<void>) =>
 	);
 
 /** A Get Many of a workspace's records, up to Limit, secrets removed. */
-export const workspaceList = (list: ById<IDataObject[]>) =>
+export const getManyInWorkspace = (list: ById<IDataObject[]>) =>
 	perItem(
 		(ctx, i) => ({ workspaceId: readWorkspaceId(ctx, i), limit: readLimit(ctx, i) }),
 		async (ctx, { workspaceId, limit }, i) => {

@@ -53,6 +53,8 @@ interface Watched {
 	misses: number;
 	/** When a poll last saw it pending, in the service's queue (host clock). */
 	pendingSeenAt?: number;
+	/** When a poll last read its card (host clock). */
+	lookedAt?: number;
 }
 
 class WatchList {
@@ -111,6 +113,7 @@ class WatchList {
 		const id = String(card.id);
 		const entry = this.watched.get(id);
 		if (!entry) return false;
+		entry.lookedAt = fetchedAt;
 		// A finished view older than our write shows the previous generation: not ours yet.
 		if (isFinished(card.status) && !isAfterWrite(card.updated_at, entry.writtenAt)) return false;
 		entry.status = String(card.status);
@@ -130,16 +133,25 @@ class WatchList {
 		return true;
 	}
 
-	/**
-	 * Fails the targets whose Wait Timeout has passed (only when `fail`); returns the least time
-	 * left (ms, 0 when a target has none).
-	 */
-	expire(now: number, fail = true): number {
+	/** Whether a target's Wait Timeout has passed at `at`. */
+	private outOfTime(target: WaitTarget, at: number): boolean {
+		return this.generationMs(target, at) >= target.timeoutSeconds * 1000;
+	}
+
+	/** Documents out of time and not read since: each gets one look before it fails. */
+	overdue(now: number): string[] {
+		const due = (t: WaitTarget, e: Watched) =>
+			this.outOfTime(t, now) && !this.outOfTime(t, e.lookedAt ?? -Infinity);
+		return [...this.watched].filter(([, e]) => e.targets.some((t) => due(t, e))).map(([id]) => id);
+	}
+
+	/** Fails the targets whose Wait Timeout has passed; returns the least time left (ms). */
+	expire(now: number): number {
 		let soonest = Infinity;
 		for (const [id, entry] of [...this.watched]) {
 			entry.targets = entry.targets.filter((target) => {
 				const left = target.timeoutSeconds * 1000 - this.generationMs(target, now);
-				if (left > 0 || !fail) {
+				if (left > 0) {
 					soonest = Math.min(soonest, Math.max(left, 0));
 					return true;
 				}
@@ -213,8 +225,13 @@ class Watch {
 		// Pages a list round is expected to take: at first ours alone; then what the last took.
 		let listPages = Math.ceil(this.list.watched.size / DEFAULT_PAGE_SIZE);
 		for (let round = 0; this.list.watched.size > 0; round++) {
-			// Failed for its Wait Timeout only after a look: it may have finished meanwhile.
-			const soonest = this.list.expire(Date.now(), round > 0);
+			try {
+				// One look at a document out of time first: it may have finished meanwhile.
+				await this.fetchEach(this.list.overdue(Date.now()));
+			} catch (error) {
+				this.list.failAll(error);
+			}
+			const soonest = this.list.expire(Date.now());
 			if (this.list.watched.size === 0) break;
 			const quick = !limitReport(this.ctx).limited;
 			await pause(Math.max(0, Math.min(pollDelay(round, quick), soonest)), this.stop);

@@ -124,7 +124,8 @@ export function shouldRetry(method: string, outcome: Outcome): boolean {
 	return false;
 }
 
-/** Whether the service may have acted on an attempt that ended this way (5xx, broke, timed out). */
+/** Whether the service may have acted on an attempt that ended so (5xx, any network failure but
+ * a connection never made). */
 export function mayHaveActed(outcome: Outcome): boolean {
 	if (outcome.kind === 'status') return outcome.status >= 500;
 	const kind = networkKind(outcome.code);

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
 import { listSnippets } from '../../../shared/transport';
-import { shownFor, workspaceList } from '../common';
+import { shownFor, getManyInWorkspace } from '../common';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace whose snippets to list' },
@@ -11,4 +11,4 @@ export const properties: INodeProperties[] = [
 
 export const description = shownFor('snippet', 'getAll', properties);
 
-export const execute = workspaceList(listSnippets);
+export const execute = getManyInWorkspace(listSnippets);

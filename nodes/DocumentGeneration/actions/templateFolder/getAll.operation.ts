@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { returnAllAndLimit, workspaceIdLocator } from '../../../shared/descriptions';
 import { listTemplateFolders } from '../../../shared/transport';
-import { shownFor, workspaceList } from '../common';
+import { shownFor, getManyInWorkspace } from '../common';
 
 export const properties: INodeProperties[] = [
 	{ ...workspaceIdLocator, description: 'The workspace whose template folders to list' },
@@ -11,4 +11,4 @@ export const properties: INodeProperties[] = [
 
 export const description = shownFor('templateFolder', 'getAll', properties);
 
-export const execute = workspaceList(listTemplateFolders);
+export const execute = getManyInWorkspace(listTemplateFolders);
