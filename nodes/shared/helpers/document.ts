@@ -8,29 +8,20 @@ export function isFinished(status: unknown): boolean {
 	return status === 'success' || status === 'failure';
 }
 
-/**
- * A `meta` as the service gives it (a string of JSON in API answers, an object in webhook
- * bodies, null) parsed: empty text reads as null; text that is not valid JSON stays the text.
- */
+/** A `meta` (JSON text, an object or null) parsed; empty text is null, invalid JSON stays text. */
 export function parsedMeta(value: unknown): unknown {
 	return (value === '' ? null : parseJsonLoose(value)) ?? null;
 }
 
-/**
- * A document's or card's `meta` as a plain object to read keys from: `{}` when it is not one
- * (null, absent, invalid JSON, a list, a number).
- */
+/** A document's or card's `meta` as a plain object; `{}` when it is not one. */
 export function metaObject(value: unknown): IDataObject {
 	const meta = parsedMeta(value);
 	return meta && typeof meta === 'object' && !Array.isArray(meta) ? (meta as IDataObject) : {};
 }
 
 /**
- * The API object as output item: `meta` (a string of JSON in API answers, an object in
- * webhook bodies) parsed into an object or null, and `payload` likewise on full Documents
- * (`null` there reads as `{}`). A value that is not valid JSON, or a payload nested deeper than
- * MAX_JSON_DEPTH (n8n could not store it as an object), is left as the string it was. The PDF
- * password (`meta._password`) is removed.
+ * The API object as output item: `meta` and `payload` parsed (a null payload is `{}`; invalid
+ * JSON, or a payload deeper than MAX_JSON_DEPTH, stays text); `meta._password` removed.
  */
 export function normalizeDocument(document: IDataObject): IDataObject {
 	const out: IDataObject = { ...document };
@@ -44,8 +35,7 @@ export function normalizeDocument(document: IDataObject): IDataObject {
 		}
 	}
 	if ('payload' in out) {
-		// A document created without a payload has `null` (or, tolerated, empty text): it
-		// reads as the empty object it stands for.
+		// No payload (null, or empty text) reads as the empty object it stands for.
 		if (out.payload === null || out.payload === '') out.payload = {};
 		else if (typeof out.payload === 'string') {
 			const payload = parseJsonLoose(out.payload);
@@ -105,10 +95,7 @@ function mimeOfOutputType(outputType: unknown): string {
 	return type === 'image' ? 'image/png' : 'application/pdf';
 }
 
-/**
- * MIME type of a downloaded file: from its name's extension; else from the file host's
- * Content-Type; else from the document's output type (PDF when unknown).
- */
+/** A file's MIME type: from its extension, else the Content-Type, else the output type. */
 export function mimeTypeFor(
 	filename: string | null | undefined,
 	outputType?: unknown,
@@ -198,10 +185,7 @@ function partsOf(value: object): Pending[] {
 	return parts;
 }
 
-/**
- * JSON text of a value with object keys sorted, so equal data gives equal text. Walked with
- * an explicit stack: any depth, no "Maximum call stack size exceeded".
- */
+/** JSON text with object keys sorted (equal data, equal text), walked with a stack: any depth. */
 export function canonical(value: unknown): string {
 	const out: string[] = [];
 	const stack: Pending[] = [{ value }];
