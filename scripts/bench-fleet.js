@@ -2,12 +2,13 @@
 /* The fleet part of `npm run bench` (see bench.js), or alone:
  *
  *   node scripts/bench-fleet.js [--docs 200] [--rate 120] [--window 60] [--matrix]
- *     [--processes 1,4] [--retry-after both|yes|no] [--log requests.jsonl]
+ *     [--processes 1,4] [--retry-after both|yes|no] [--log requests.jsonl] [--shape sliding]
  *
  * `--matrix` runs every limit shape of MATRIX (fixed windows of 120/60 s and 30/15 s, a
  * sliding window of 120/60 s, a token bucket of 2/s holding 20) instead of the one fixed
  * window of `--rate` per `--window`; about 45 minutes for 200 documents. `--matrix issue
  * --docs 160` runs ISSUE_MATRIX (fixed 20/10 s, sliding 30/15 s, bucket 2/s holding 10).
+ * `--shape <text>` keeps the matrix's shapes whose name holds it (one cell while tuning).
  *
  * One account shared by several n8n processes (queue-mode workers, or several instances):
  * one sandbox in this process with a request limit of `--rate` per `--window` seconds (a fixed window, as
@@ -258,8 +259,10 @@ async function runFleets({
 
 /** The shapes asked for: `--matrix` (all four), or one fixed window of `--rate` per `--window` s. */
 function limitsAsked() {
-	if (cliOption('--matrix', '') === 'issue') return ISSUE_MATRIX;
-	if (process.argv.includes('--matrix')) return MATRIX;
+	const shape = cliOption('--shape', '');
+	const only = (shapes) => shapes.filter(({ name }) => name.includes(shape));
+	if (cliOption('--matrix', '') === 'issue') return only(ISSUE_MATRIX);
+	if (process.argv.includes('--matrix')) return only(MATRIX);
 	const requests = Number(cliOption('--rate', '120'));
 	const seconds = Number(cliOption('--window', '60'));
 	return [
