@@ -10,6 +10,7 @@ import { createLimiter, mapConcurrent } from '../../../../nodes/shared/helpers/i
 import {
 	isAfterWrite,
 	pollDelay,
+	templateFilter,
 	updatedSinceFor,
 } from '../../../../nodes/DocumentGeneration/engine/pollTiming';
 
@@ -45,6 +46,16 @@ describe('list window', () => {
 		expect(isAfterWrite('2026-03-02T10:00:06.500Z', write)).toBe(true);
 		expect(isAfterWrite(undefined, write)).toBe(true);
 		expect(isAfterWrite('2026-03-02T10:00:04Z', NaN)).toBe(true);
+	});
+});
+
+describe('list narrowing', () => {
+	const templates = (n: number) => Array.from({ length: n }, (_, i) => `t${i}`);
+
+	test('up to 20 distinct templates are named, 20 included; 21 name none (the whole list)', () => {
+		expect(templateFilter(templates(20))).toEqual(templates(20));
+		expect(templateFilter([...templates(20), 't0', undefined])).toEqual(templates(20));
+		expect(templateFilter(templates(21))).toEqual([]);
 	});
 });
 

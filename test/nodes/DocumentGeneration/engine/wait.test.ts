@@ -325,3 +325,17 @@ describe('Wait Timeout: per document, counted from its own write', () => {
 		expect([outcome(first), outcome(late)]).toEqual([timedOut(first), 'success']);
 	});
 });
+
+describe('the poll round: the list while it costs no more requests than fetching each by id', () => {
+	test('two documents waited for together are read from one list page, not fetched one by one', async () => {
+		await withSandbox({}, async (sb) => {
+			sb.setOptions({ visibilityLagMs: 0, listOrder: 'newest' });
+			const result = await run(sb, numberedCreate(sb), numbered(2));
+			expect(result.error).toBeUndefined();
+			expect(result.items.map((item) => item.json.status)).toEqual(['success', 'success']);
+			// One page lists both; fetching each would take two requests a round.
+			expect(listRequests(sb).length).toBeGreaterThanOrEqual(1);
+			expect(cardRequests(sb)).toHaveLength(0);
+		});
+	});
+});

@@ -180,3 +180,24 @@ describe('refused before anything is sent', () => {
 		expect(sb.requests).toHaveLength(0);
 	});
 });
+
+describe('Body From File: 5 MB a template file, counted in its bytes', () => {
+	const MB = 1024 * 1024;
+	const fromFile = (identifier: string) =>
+		create({ templateFields: { identifier, bodyFromFile: 'body' } });
+
+	test('a file of exactly 5 MB of 2-byte characters is sent whole; one byte more is refused; nothing is sent', async () => {
+		const exact = 'é'.repeat((5 * MB) / 2);
+		const kept = await run(sb, fromFile('exact'), [fileItem(Buffer.from(exact, 'utf8'))]);
+		expect(kept.error).toBeUndefined();
+		expect(sentTemplate().body_draft).toBe(exact);
+		sb.resetRequests();
+		const over = Buffer.from(`${exact}a`, 'utf8');
+		expect(over).toHaveLength(5 * MB + 1);
+		const refused = await run(sb, fromFile('over'), [fileItem(over)]);
+		expect(refused.error!.message).toMatch(
+			/^The file of Template Fields → Body From File is 5\.0 MB, more than the 5\.0 MB a template file may be/,
+		);
+		expect(sb.requests).toHaveLength(0);
+	});
+});

@@ -41,6 +41,18 @@ describe('one document in one round trip (documents/sync)', () => {
 		expect(apiCalls()).toContain(`GET /api/v1/document_cards/${String(result.items[0].json.id)}`);
 	});
 
+	test('the sync request waits up to the Wait Timeout in seconds: a generation of 0.6 s is answered in one round trip', async () => {
+		sb.setOptions({ generatingMs: 600 });
+		try {
+			const result = await run(sb, createOne({ options: { waitTimeout: 30 } }));
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json.status).toBe('success');
+			expect(apiCalls()).toEqual(['POST /api/v1/documents/sync', 'GET file']);
+		} finally {
+			sb.setOptions({ generatingMs: 150 });
+		}
+	});
+
 	test.each([
 		['drops the connection after creating', { type: 'reset-after-handling' as const }],
 		['answers 503 after creating', { type: 'status' as const, status: 503, afterHandling: true }],

@@ -436,6 +436,33 @@ test('each item’s own Files Into Payload rows: a path from an expression puts 
 	]);
 });
 
+test('the input files of one run share its 256 MB: the update whose file passes it is refused naming its item; nothing is written', async () => {
+	// Each 5 MB file is a data URI of `data:image/png;base64,` and 4/3 of its bytes.
+	const fileBytes = 5 * 1024 * 1024;
+	const uriLength = 'data:image/png;base64,'.length + Math.ceil(fileBytes / 3) * 4;
+	const fitting = Math.floor((256 * 1024 * 1024) / uriLength);
+	expect(fitting).toBe(38);
+	const doc = sb.createDocument({ payload: { old: 1 }, status: 'draft' });
+	// The same bytes for every item: n8n stores each item's file on its own.
+	const base64 = Buffer.alloc(fileBytes, 3).toString('base64');
+	const items: IDataObject[] = Array.from({ length: fitting + 1 }, () => ({
+		$files: { logo: { base64, mimeType: 'image/png' } },
+	}));
+	const result = await run(
+		sb,
+		onDocument('update', doc.id, {
+			updateFields: { payload: '{"customer": "Grace"}' },
+			payloadFiles: LOGO_INTO_PAYLOAD,
+			waitForCompletion: false,
+		}),
+		items,
+	);
+	expect(result.error?.message).toMatch(
+		/^The input files of this run are more than the 256\.0 MB one run reads into payloads \(item 39\)/,
+	);
+	expect(writes(sb)).toHaveLength(0);
+}, 120_000);
+
 /** Each PUT's document by the id it was sent to, in the order of `docs`. */
 const putsTo = (docs: Array<{ id: string }>) =>
 	docs.map(
