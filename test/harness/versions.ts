@@ -29,6 +29,8 @@ const CORE_VERSION: string = (
 	JSON.parse(readFileSync(require.resolve('n8n-core/package.json'), 'utf8')) as { version: string }
 ).version;
 export const CORE_MAJOR = Number(CORE_VERSION.split('.')[0]);
+/** Whether n8n-core's binary store reads a stream of text chunks (1.1xx's takes bytes only). */
+export const STORE_READS_TEXT = CORE_MAJOR !== 1 || Number(CORE_VERSION.split('.')[1]) < 100;
 
 type PollRunner = (
 	workflow: Workflow,

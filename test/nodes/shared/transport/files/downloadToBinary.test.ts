@@ -24,6 +24,7 @@ import {
 	withLinkOf,
 } from '../../../../../nodes/shared/transport/files';
 import { ensureBinaryData, getBinaryBuffer } from '../../../../harness';
+import { STORE_READS_TEXT } from '../../../../harness/versions';
 import { useFakeClock } from '../../../../harness/clock';
 import { nodeFixture, statusFault } from '../../../../harness/fixtures';
 import { useSandbox } from '../../../../harness/use-sandbox';
@@ -234,9 +235,15 @@ describe('Max File Size counts the bytes that arrive, not what the file host say
 		return { statusCode: 200, headers: { 'content-type': 'application/pdf' }, body };
 	};
 
-	test('text of 2-byte characters as 1 MB of bytes exactly: kept; one character more: refused', async () => {
-		const kept = await download(decoded('é'.repeat(MB / 2)), MB);
-		expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+	(STORE_READS_TEXT ? test : test.skip)(
+		'text of 2-byte characters as 1 MB of bytes exactly: kept',
+		async () => {
+			const kept = await download(decoded('é'.repeat(MB / 2)), MB);
+			expect((await getBinaryBuffer(kept.binary)).length).toBe(MB);
+		},
+	);
+
+	test('text of 2-byte characters one character past 1 MB of bytes: refused', async () => {
 		// 524,289 characters, fewer than the bound, but 1 MB and 2 bytes.
 		await expect(download(decoded('é'.repeat(MB / 2 + 1)), MB)).rejects.toThrow(
 			`The file of document ${ID} is larger than the Max File Size (1 MB)`,
