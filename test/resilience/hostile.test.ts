@@ -139,7 +139,7 @@ describe('data nested 20,000 levels deep fails its item clearly, nothing sent', 
 	test('a payload 1,000 levels deep is still sent, and its Unique Key digest is made', async () => {
 		const r = await runNode({
 			parameters: op.create(fx.templateId, {
-				payload: deepJson(MAX_JSON_DEPTH - 1),
+				payload: deepJson(MAX_JSON_DEPTH),
 				options: { uniqueKey: 'deep-but-fine' },
 			}),
 			credentials: creds(sb),

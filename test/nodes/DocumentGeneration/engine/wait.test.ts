@@ -79,7 +79,7 @@ describe('documents that do not finish', () => {
 
 	test('timeout: the item fails naming the document and how to fetch it later; polls back off meanwhile', async () => {
 		const started = Date.now();
-		// Nine items: a batch waits by polling (up to 8 go through documents/sync).
+		// Nine items: a batch waits by polling (only a single item goes through documents/sync).
 		const result = await run(
 			sb,
 			create({ options: { waitTimeout: 4 } }),
