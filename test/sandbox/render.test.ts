@@ -1,7 +1,7 @@
 /** The sandbox's template rendering (a Liquid subset) and the invoice the demo produces. */
 import { buildLayoutPdf } from './pdf';
 import { renderTemplate } from './render';
-import { INVOICE_BODY } from './templates';
+import { INVOICE_BODY } from './seeded';
 
 /** The text a PDF of the sandbox shows, in order (its content streams are not compressed). */
 function pdfText(pdf: Buffer): string[] {

@@ -5,7 +5,8 @@
 const crypto = require('crypto');
 const { uuidV4, isoTime, isoDay, amzDate, toMs } = require('./util');
 const { buildPdf, buildLayoutPdf, buildPng } = require('./pdf');
-const { newTemplate, SEEDED } = require('./templates');
+const { newTemplate } = require('./templates');
+const { SEEDED } = require('./seeded');
 const { renderTemplate, isTemplated } = require('./render');
 
 const DAY = 24 * 3600 * 1000;

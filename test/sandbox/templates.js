@@ -12,7 +12,6 @@ const {
 	ttlErrors,
 	DEFAULT_MAX_TTL,
 } = require('./templateSettings');
-const { INVOICE_BODY, PAYSLIP_BODY, SEEDED } = require('./seeded');
 
 const OUTPUT_TYPES = ['pdf', 'image', 'png', 'jpg', 'webp'];
 
@@ -305,7 +304,4 @@ module.exports = {
 	asTemplate,
 	templateRoutes,
 	OUTPUT_TYPES,
-	INVOICE_BODY,
-	PAYSLIP_BODY,
-	SEEDED,
 };
