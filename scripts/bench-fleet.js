@@ -282,4 +282,4 @@ if (require.main === module) {
 	);
 }
 
-module.exports = { MATRIX, runFleets };
+module.exports = { GENERATION, ISSUE_MATRIX, MATRIX, runFleets, targetsOf };

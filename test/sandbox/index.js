@@ -910,4 +910,4 @@ async function startSandbox(userOptions = {}) {
 	return sb;
 }
 
-module.exports = { startSandbox, DEFAULT_API_KEY, DEFAULT_WEBHOOK_SECRET, PAGE_SIZE, LIMIT_SHAPES };
+module.exports = { startSandbox, DEFAULT_API_KEY, DEFAULT_WEBHOOK_SECRET, PAGE_SIZE };
