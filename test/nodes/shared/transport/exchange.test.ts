@@ -12,7 +12,12 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { attemptOnce, type Exchange } from '../../../../nodes/shared/transport/exchange';
+import {
+	attemptOnce,
+	exchange,
+	type Exchange,
+	type Exchanged,
+} from '../../../../nodes/shared/transport/exchange';
 import { Gate } from '../../../../nodes/shared/transport/limit';
 import type { TransportContext } from '../../../../nodes/shared/types';
 import { useFakeClock } from '../../../harness/clock';
@@ -239,6 +244,43 @@ describe('one attempt, on a simulated clock', () => {
 			'https://files.example.test/a',
 			'https://files.example.test/b',
 		]);
+	});
+});
+
+/**
+ * One request whose first `refusals` answers are 429 (each asking 1 s), then 200, on the
+ * simulated clock: what it came to and how many times it was sent.
+ */
+async function refusedRequest(refusals: number): Promise<{ exchanged: Exchanged; sent: number }> {
+	let sent = 0;
+	const context = contextAnswering(async () => {
+		sent++;
+		if (sent > refusals) return { statusCode: 200, headers: {}, body: '{}' };
+		return { statusCode: 429, headers: { 'retry-after': '1' }, body: '' };
+	});
+	let exchanged: Exchanged | undefined;
+	void exchange(context, call('api')).then((answer) => (exchanged = answer));
+	// Each refusal holds the request 1 s and at most a quarter more: 200 s bound the wait.
+	for (let second = 0; second < 200 && exchanged === undefined; second++)
+		await jest.advanceTimersByTimeAsync(1000);
+	return { exchanged: exchanged!, sent };
+}
+
+describe('a request refused again and again, on a simulated clock', () => {
+	useFakeClock(T);
+
+	test('29 answers of 429, then an answer: the request gets it, sent 30 times', async () => {
+		const { exchanged, sent } = await refusedRequest(29);
+		expect(exchanged.response.statusCode).toBe(200);
+		expect(sent).toBe(30);
+		expect(exchanged.attempts.attempts).toBe(30);
+	});
+
+	test('30 answers of 429: the request gives up with the 30th and sends nothing more', async () => {
+		const { exchanged, sent } = await refusedRequest(30);
+		expect(exchanged.response.statusCode).toBe(429);
+		expect(sent).toBe(30);
+		expect(exchanged.attempts).toMatchObject({ attempts: 30, retryAfterMs: 1000 });
 	});
 });
 
