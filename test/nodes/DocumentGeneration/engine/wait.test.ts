@@ -316,6 +316,25 @@ describe('Wait Timeout: per document, counted from its own write', () => {
 		expect([outcome(first), outcome(late)]).toEqual(['success', timedOut(late)]);
 	});
 
+	test('a hold by the limit before a document’s write is not taken off its Wait Timeout; one after it is', async () => {
+		sb.resetRequests();
+		// Two items (one would go through documents/sync): the first's create is refused, 6 s
+		// asked; the second's is made at once, before the hold.
+		sb.faults.add({ type: 'status', status: 429, retryAfter: '6', method: 'POST', times: 1 });
+		const creating = numberedCreate(sb, { options: { waitTimeout: TIMEOUT_S } });
+		const result = await run(sb, creating, numbered(2), CONTINUE);
+		expect(creates(sb).map((r) => r.status)).toEqual([429, 201, 201]);
+		expect(pairs(result)).toEqual([0, 1]);
+		/** The seconds an item's timeout says were held by the limit, not counted. */
+		const heldOf = (error: unknown) =>
+			Number(/not counting (\d+) s held/.exec(String(error))?.[1] ?? 0);
+		for (const item of result.items)
+			expect(item.json.error).toMatch(new RegExp(`^${timedOut(String(item.json.documentId))}`));
+		const [refused, made] = result.items.map((item) => heldOf(item.json.error));
+		expect(refused).toBeLessThan(6);
+		expect(made).toBeGreaterThanOrEqual(6);
+	});
+
 	test('one still pending when the last write is answered, past its Wait Timeout, fails after one look', async () => {
 		const { first, late, outcome } = await staggered(async (id) => {
 			sb.updateDocument(id, { status: 'success' });
