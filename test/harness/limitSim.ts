@@ -102,10 +102,14 @@ function tokenBucket({ requests, perMs, burst = requests }: FleetLimit): Counter
 
 const COUNTERS = { fixed: fixedWindow, sliding: slidingWindow, bucket: tokenBucket };
 
-/** The limit: the answer to a request arriving at `at`, and its window of perMs (for the tally). */
-function limiter(limit: FleetLimit) {
+/**
+ * The limit: the answer to a request arriving at `at`, and its window of perMs (for the tally).
+ * The limit's clock reads `startMs` more than the run's (where in a window the run starts).
+ */
+function limiter(limit: FleetLimit, startMs: number) {
 	const counter = COUNTERS[limit.window ?? 'fixed'](limit);
-	return (at: number): { status: number; retryAfterMs?: number; window: number } => {
+	return (runAt: number): { status: number; retryAfterMs?: number; window: number } => {
+		const at = runAt + startMs;
 		const window = Math.floor(at / limit.perMs);
 		const { passes, resetAt } = counter(at);
 		if (passes) return { status: 200, window };
@@ -117,18 +121,22 @@ function limiter(limit: FleetLimit) {
 }
 
 /**
- * The earliest `n` requests can all pass, sent from the start of a window the moment the limit
- * lets them: a window sends its count at once and again each perMs; a bucket its burst, then
- * one per token.
+ * The earliest `n` requests can all pass, sent the moment the limit lets them, from `startMs`
+ * into a window: a window sends its count at once and again as each next one opens (a fixed
+ * one opens perMs - startMs after the start); a bucket its burst, then one per token.
  */
-export function earliestMs(limit: FleetLimit, n: number): number {
+export function earliestMs(limit: FleetLimit, n: number, startMs = 0): number {
 	if (limit.window === 'bucket')
 		return Math.max(0, n - (limit.burst ?? limit.requests)) * (limit.perMs / limit.requests);
-	return (Math.ceil(n / limit.requests) - 1) * limit.perMs;
+	const windows = Math.ceil(n / limit.requests) - 1;
+	const offset = limit.window === 'sliding' || windows === 0 ? 0 : startMs % limit.perMs;
+	return windows * limit.perMs - offset;
 }
 
 interface Fleet {
 	paces: Pace[];
+	/** A request's time to its answer (ms). */
+	latency: () => number;
 	flights: Flight[];
 	passedOf: number[];
 	refusedLast: boolean[];
@@ -168,8 +176,13 @@ function startDue(fleet: Fleet, now: number, options: Required<FleetOptions>) {
 			fleet.run.sent++;
 			if (fleet.refusedLast[i]) fleet.run.wakes[i].push(now);
 			fleet.refusedLast[i] = false;
-			const arrives = now + options.latencyMs / 2;
-			fleet.flights.push({ pace: i, startedAt: now, arrives, answers: now + options.latencyMs });
+			const latency = fleet.latency();
+			fleet.flights.push({
+				pace: i,
+				startedAt: now,
+				arrives: now + latency / 2,
+				answers: now + latency,
+			});
 			inFlight++;
 		}
 	});
@@ -182,13 +195,17 @@ export interface FleetOptions {
 	demand: number;
 	concurrency?: number;
 	latencyMs?: number;
+	/** Each request's latency drawn from 0.5 to 2.5 times latencyMs (seeded), not latencyMs. */
+	jitter?: boolean;
+	/** Where in the limit's window the run starts (ms; a fixed window opens anew sooner). */
+	startMs?: number;
 	maxMs?: number;
 	seed?: number;
 }
 
 /**
- * Runs `paces` paces sharing `limit` from the start of one of its windows until each has had
- * `demand` requests pass (bounded by `maxMs`).
+ * Runs `paces` paces sharing `limit`, from `startMs` into one of its windows (its start by
+ * default), until each has had `demand` requests pass (bounded by `maxMs`).
  */
 export function runFleet(options: FleetOptions): FleetRun {
 	const all: Required<FleetOptions> = {
@@ -196,17 +213,21 @@ export function runFleet(options: FleetOptions): FleetRun {
 		latencyMs: 20,
 		maxMs: 30 * options.limit.perMs,
 		seed: 1,
+		jitter: false,
+		startMs: 0,
 		...options,
 	};
+	const draw = seeded(all.seed * 7919 + 17);
 	const fleet: Fleet = {
 		paces: Array.from({ length: all.paces }, (_, i) => new Pace(0, seeded(all.seed * 1000 + i))),
+		latency: () => (all.jitter ? all.latencyMs * (0.5 + 2 * draw()) : all.latencyMs),
 		flights: [],
 		passedOf: Array.from({ length: all.paces }, () => 0),
 		refusedLast: Array.from({ length: all.paces }, () => false),
 		run: { passed: [], wakes: [], doneAt: [], sent: 0, limited: 0 },
 	};
 	fleet.run.wakes = fleet.paces.map(() => []);
-	const answer = limiter(all.limit);
+	const answer = limiter(all.limit, all.startMs);
 	for (let now = 0; now <= all.maxMs && fleet.passedOf.some((p) => p < all.demand); now += 5) {
 		answerDue(fleet, now, answer, all.demand);
 		startDue(fleet, now, all);
