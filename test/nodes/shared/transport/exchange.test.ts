@@ -247,8 +247,11 @@ describe('one attempt, on a simulated clock', () => {
 	});
 });
 
+/** The wait each refusal asks for, in its `Retry-After` header (seconds). */
+const ASKED_S = 1;
+
 /**
- * One request whose first `refusals` answers are 429 (each asking 1 s), then 200, on the
+ * One request whose first `refusals` answers are 429 (each asking ASKED_S), then 200, on the
  * simulated clock: what it came to and how many times it was sent.
  */
 async function refusedRequest(refusals: number): Promise<{ exchanged: Exchanged; sent: number }> {
@@ -256,7 +259,7 @@ async function refusedRequest(refusals: number): Promise<{ exchanged: Exchanged;
 	const context = contextAnswering(async () => {
 		sent++;
 		if (sent > refusals) return { statusCode: 200, headers: {}, body: '{}' };
-		return { statusCode: 429, headers: { 'retry-after': '1' }, body: '' };
+		return { statusCode: 429, headers: { 'retry-after': String(ASKED_S) }, body: '' };
 	});
 	const exchanged = exchange(context, call('api'));
 	// The holds are the only timers: run them all, then the request has ended.
@@ -278,8 +281,8 @@ describe('a request refused again and again, on a simulated clock', () => {
 		const { exchanged, sent } = await refusedRequest(30);
 		expect(exchanged.response.statusCode).toBe(429);
 		expect(sent).toBe(30);
-		// retryAfterMs is the wait the last 429 asked for (its header), not a time measured.
-		expect(exchanged.attempts).toMatchObject({ attempts: 30, retryAfterMs: 1000 });
+		// retryAfterMs is the wait the last 429's header asked for, read, not a time measured.
+		expect(exchanged.attempts).toMatchObject({ attempts: 30, retryAfterMs: ASKED_S * 1000 });
 	});
 });
 
